@@ -45,9 +45,10 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="RAG_", extra="ignore")
 
     # --- corpus and index -------------------------------------------------
-    corpus: list[Path] = Field(
-        default_factory=lambda: [SEED_CORPUS],
-        description="Files or folders to index (seed .txt, .jsonl, .jsonl.gz, .csv, folder of .txt/.md).",
+    corpus: list[Path] | None = Field(
+        None,
+        description="Files or folders to index (seed .txt, .jsonl, .jsonl.gz, .csv, folder of .txt/.md). "
+        "Unset: whatever was last ingested into data_dir, else the shipped seeds/.",
     )
     data_dir: Path = Field(Path(".rag"), description="Where the Chroma store and the BM25 index live.")
     collection: str = Field("abstracts", description="Chroma collection name.")
@@ -108,6 +109,10 @@ class Settings(BaseSettings):
     @property
     def model_path(self) -> str:
         return self.embedding_model or bundled_model_path()
+
+    @property
+    def model_name(self) -> str:
+        return self.embedding_model or "all-MiniLM-L6-v2 (bundled)"
 
     @property
     def llm_configured(self) -> bool:

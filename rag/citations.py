@@ -1,0 +1,115 @@
+"""Citation markers ``[n]``: parse them, keep the valid ones, drop and count the rest.
+
+Every answer passes through here, streamed or not, so a citation the user sees
+always points at a source card that exists. Models fabricate citations often
+(GPT-4o alone: 78-90% in OpenScholar's study), so an out-of-range marker is
+removed, never rendered as a link.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# [3]  [1, 2]  [1][2]  [1-3]  [1–3]
+CITATION = re.compile(r"(?P<lead>[ \t]?)\[(?P<nums>\d{1,3}(?:\s*(?:,|;|-|–)\s*\d{1,3})*)\]")
+_HOLD_BACK = 16  # longest marker we wait for while streaming
+
+
+@dataclass
+class CitationReport:
+    """The cleaned text and what was cited or removed."""
+
+    text: str
+    cited: list[int] = field(default_factory=list)
+    removed: int = 0
+
+
+def _expand(inner: str) -> list[int]:
+    numbers: list[int] = []
+    for part in re.split(r"\s*[,;]\s*", inner):
+        bounds = re.split(r"\s*[-–]\s*", part)
+        if len(bounds) == 2 and int(bounds[0]) <= int(bounds[1]) and int(bounds[1]) - int(bounds[0]) < 20:
+            numbers.extend(range(int(bounds[0]), int(bounds[1]) + 1))
+        else:
+            numbers.extend(int(b) for b in bounds)
+    return numbers
+
+
+def _rewrite(match: re.Match[str], valid: range, report: CitationReport) -> str:
+    numbers = _expand(match.group("nums"))
+    kept = [n for n in numbers if n in valid]
+    report.removed += len(numbers) - len(kept)
+    for n in kept:
+        if n not in report.cited:
+            report.cited.append(n)
+    if not kept:
+        return ""  # the space before a dropped marker goes with it
+    return match.group("lead") + "".join(f"[{n}]" for n in dict.fromkeys(kept))
+
+
+def check_citations(text: str, n_sources: int) -> CitationReport:
+    """Normalise ``[1, 2]`` to ``[1][2]`` and remove markers outside 1..n_sources."""
+    report = CitationReport(text="")
+    valid = range(1, n_sources + 1)
+    report.text = CITATION.sub(lambda m: _rewrite(m, valid, report), text)
+    return report
+
+
+def cited_numbers(text: str) -> list[int]:
+    """Citation numbers in order of first appearance (no validation)."""
+    seen: dict[int, None] = {}
+    for match in CITATION.finditer(text):
+        for n in _expand(match.group("nums")):
+            seen.setdefault(n, None)
+    return list(seen)
+
+
+class StreamingCitationFilter:
+    """Applies :func:`check_citations` to a token stream without waiting for the end.
+
+    Text is released as soon as it cannot be part of a marker; an open ``[`` is
+    held back until it closes or grows too long to be a citation.
+    """
+
+    def __init__(self, n_sources: int) -> None:
+        self.n_sources = n_sources
+        self.report = CitationReport(text="")
+        self._pending = ""
+        self._raw: list[str] = []
+
+    def feed(self, delta: str) -> str:
+        self._raw.append(delta)
+        self._pending += delta
+        cut = self._safe_prefix_end()
+        ready, self._pending = self._pending[:cut], self._pending[cut:]
+        return self._emit(ready)
+
+    def finish(self) -> str:
+        ready, self._pending = self._pending, ""
+        return self._emit(ready)
+
+    @property
+    def raw_text(self) -> str:
+        return "".join(self._raw)
+
+    def _safe_prefix_end(self) -> int:
+        """End of the text that can be released: not an open marker, nor the space before one."""
+        cut = len(self._pending)
+        open_at = self._pending.rfind("[")
+        if open_at != -1 and "]" not in self._pending[open_at:] and cut - open_at <= _HOLD_BACK:
+            cut = open_at
+        while cut > 0 and self._pending[cut - 1] in " \t":
+            cut -= 1
+        return cut
+
+    def _emit(self, ready: str) -> str:
+        if not ready:
+            return ""
+        part = check_citations(ready, self.n_sources)
+        self.report.removed += part.removed
+        for n in part.cited:
+            if n not in self.report.cited:
+                self.report.cited.append(n)
+        self.report.text += part.text
+        return part.text

