@@ -13,21 +13,36 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from . import extractive
-from .citations import StreamingCitationFilter
+from .citations import SentenceSupport, StreamingCitationFilter, score_support
 from .config import SEED_CORPUS, Settings
 from .corpus import Paper, load_corpus
 from .embedding import Embedder
-from .generation import GenerationError, LLMWriter, Message, build_messages
+from .generation import GenerationError, LLMWriter, Message, build_messages, rewrite_messages
 from .indexing import IngestReport, ingest, remember_corpus, resolve_corpus
-from .lexical import LexicalIndex
+from .lexical import LexicalIndex, TermWeights
+from .questions import QuestionPlan, criterion_alternatives, exclusion_phrase, narrow_carried, plan_question
 from .retrieval import Mode, Retriever, Source
 from .store import VectorStore
 
 AnswerMode = Literal["extractive", "llm", "fallback"]
 
 
+MAX_LISTED = 20  # an aggregate answer lists at most this many papers
+AGGREGATE_SCAN = 200  # corpora up to this size have every paper scored for "which papers" questions
+AGGREGATE_POOL = 60  # larger ones: this many candidates from retrieval on the criterion
+
+
 class QuestionError(ValueError):
     """The question can't be asked as typed (empty, too long); the message says why."""
+
+
+@dataclass
+class Gathered:
+    """Sources for one question, the papers it is about, and aggregate matches."""
+
+    sources: list[Source]
+    focus: list[str]
+    matches: list[extractive.Match]
 
 
 @dataclass
@@ -44,6 +59,8 @@ class Answer:
     cited: list[int] = field(default_factory=list)
     removed_citations: int = 0
     evidence: list[extractive.Evidence] = field(default_factory=list)
+    support: list[SentenceSupport] = field(default_factory=list)
+    plan: QuestionPlan | None = None
     timings: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -62,6 +79,10 @@ class Answer:
             "refused": self.refused,
             "cited": self.cited,
             "removed_citations": self.removed_citations,
+            "question_kind": self.plan.kind if self.plan else None,
+            "search_query": self.plan.query if self.plan else None,
+            "unsupported_sentences": [s.sentence for s in self.support if not s.supported],
+            "support": [{"sentence": s.sentence, "cited": s.cited, "score": round(s.score, 3)} for s in self.support],
             "sources": [
                 {"number": s.number, "paper_id": s.paper.id, "label": s.paper.label, "score": round(s.score, 4),
                  "dense": round(s.dense, 4), "lexical": round(s.lexical, 4), "url": s.paper.url,
@@ -114,7 +135,7 @@ class Assistant:
         self.last_ingest = last_ingest
         self.retriever = Retriever(self.by_id, store, embedder, lexical, settings.candidates,
                                    settings.lexical_weight)
-        self.sentences = extractive.SentenceBank(embedder)
+        self.sentences = extractive.SentenceBank(embedder, TermWeights(lexical))
         self.writer = (
             LLMWriter(settings.llm_base_url, settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
                       settings.llm_model, settings.llm_timeout, settings.llm_max_retries)
@@ -158,35 +179,103 @@ class Assistant:
         """Start answering; sources are retrieved now, the text streams from the Response."""
         question = self.validate(question)
         started = time.perf_counter()
-        sources = self.retrieve(question, paper_ids, top_k)
-        answer = Answer(question=question, text="", sources=sources, mode="extractive")
+        use_llm = self.writer is not None and use_llm
+        plan = self.plan(question, history, use_llm)
+        gathered = self.gather(plan, paper_ids, top_k or self.settings.top_k)
+        answer = Answer(question=question, text="", sources=gathered.sources, mode="extractive", plan=plan)
         answer.timings["retrieval"] = time.perf_counter() - started
-        if self.writer is not None and use_llm:
+        if use_llm:
             answer.mode, answer.model = "llm", self.writer.model
-            deltas = self._stream_llm(answer, history, temperature, max_tokens, started)
+            deltas = self._stream_llm(answer, gathered, history, temperature, max_tokens, started)
         else:
-            deltas = self._stream_extractive(answer, started)
+            deltas = self._stream_extractive(answer, gathered, started)
         return Response(answer, deltas)
 
     def answer(self, question: str, **kwargs: object) -> Answer:
         """Non-streaming convenience: the finished answer."""
         return self.ask(question, **kwargs).result()  # type: ignore[arg-type]
 
-    def _stream_extractive(self, answer: Answer, started: float) -> Iterator[str]:
+    # -- understanding and retrieval -------------------------------------------------
+    def plan(self, question: str, history: Sequence[Message] = (), use_llm: bool = False) -> QuestionPlan:
+        """Classify the question and make it standalone (with the LLM when one is configured)."""
+        plan = plan_question(question, self.papers, history)
+        if use_llm and plan.carried and self.writer is not None:
+            plan.query = self._rewrite_with_llm(question, history) or plan.query
+        return plan
+
+    def _rewrite_with_llm(self, question: str, history: Sequence[Message]) -> str | None:
+        try:
+            rewritten = self.writer.complete(rewrite_messages(question, history), temperature=0.0, max_tokens=120)
+        except GenerationError:
+            return None  # the deterministic rewrite stands
+        rewritten = rewritten.strip().strip('"')
+        return rewritten if 0 < len(rewritten) <= self.settings.max_question_chars else None
+
+    def gather(self, plan: QuestionPlan, paper_ids: Sequence[str] | None, k: int) -> Gathered:
+        """Sources for a plan: the papers it is about first, then the best of the rest."""
+        mode = self.settings.retriever
+        matches: list[extractive.Match] = []
+        if plan.kind == "aggregate":
+            matches = self._aggregate_matches(plan, paper_ids)
+            focus = [m.paper_id for m in matches][:MAX_LISTED]
+            k = max(k, len(focus))
+        else:
+            focus = self._focus(plan, paper_ids)
+        ranked = self.retriever.rank(plan.query, paper_ids=paper_ids, mode=mode)
+        missing = [pid for pid in focus if pid not in {s.paper_id for s in ranked}]
+        if missing:
+            ranked += self.retriever.rank(plan.query, paper_ids=missing, mode="dense")
+        by_id = {s.paper_id: s for s in ranked}
+        ordered = [by_id[pid] for pid in focus if pid in by_id] + [s for s in ranked if s.paper_id not in focus]
+        sources = [self.retriever.to_source(i + 1, s, plan.query) for i, s in enumerate(ordered[:max(k, len(focus))])]
+        return Gathered(sources, [pid for pid in focus if pid in by_id], matches)
+
+    def _focus(self, plan: QuestionPlan, paper_ids: Sequence[str] | None) -> list[str]:
+        """Papers the question is about: named, described ("the X paper") or carried over."""
+        focus = list(plan.targets)
+        for part in plan.parts:
+            best = self.retriever.rank(part, paper_ids=paper_ids)[:1]
+            focus += [s.paper_id for s in best if s.paper_id not in focus]
+        if not focus and plan.carried:
+            focus = narrow_carried(plan.question, plan.carried)
+            excluded = exclusion_phrase(plan.question)
+            if excluded and len(focus) > 1:
+                closest = self.retriever.rank(excluded, paper_ids=focus, mode="dense")[:1]
+                focus = [pid for pid in focus if pid not in {s.paper_id for s in closest}]
+        if paper_ids:
+            focus = [pid for pid in focus if pid in paper_ids]
+        return focus
+
+    def _aggregate_matches(self, plan: QuestionPlan, paper_ids: Sequence[str] | None) -> list[extractive.Match]:
+        """Score every paper of a small corpus, or a wide candidate pool of a large one."""
+        pool = [self.by_id[pid] for pid in (paper_ids or [])] or self.papers
+        if len(pool) > AGGREGATE_SCAN:
+            ranked = self.retriever.rank(plan.criterion, paper_ids=paper_ids, pool=AGGREGATE_POOL)
+            pool = [self.by_id[s.paper_id] for s in ranked[:AGGREGATE_POOL]]
+        return extractive.qualifying(criterion_alternatives(plan.criterion), pool, self.sentences)
+
+    # -- composing -----------------------------------------------------------------------
+    def _stream_extractive(self, answer: Answer, gathered: Gathered, started: float) -> Iterator[str]:
         checker = StreamingCitationFilter(len(answer.sources))
-        yield from self._extractive_deltas(answer, checker)
+        yield from self._extractive_deltas(answer, gathered, checker)
         self._finish(answer, checker, started)
 
-    def _extractive_deltas(self, answer: Answer, checker: StreamingCitationFilter) -> Iterator[str]:
-        result = extractive.answer(answer.question, self.embedder.embed_query(answer.question), answer.sources,
-                                   self.sentences, self.settings.extractive_sentences, self.settings.min_relevance)
+    def _extractive_deltas(self, answer: Answer, gathered: Gathered,
+                           checker: StreamingCitationFilter) -> Iterator[str]:
+        plan = answer.plan
+        if plan.kind == "aggregate":
+            result = extractive.aggregate_answer(plan.criterion, gathered.matches, answer.sources)
+        else:
+            result = extractive.answer(plan, self.embedder.embed_query(plan.query), answer.sources, self.sentences,
+                                       self.settings.extractive_sentences, self.settings.min_relevance,
+                                       gathered.focus)
         answer.evidence, answer.refused = result.evidence, result.refused
         for paragraph in _paragraphs(result.text):
             yield checker.feed(paragraph)
         yield checker.finish()
 
-    def _stream_llm(self, answer: Answer, history: Sequence[Message], temperature: float | None,
-                    max_tokens: int | None, started: float) -> Iterator[str]:
+    def _stream_llm(self, answer: Answer, gathered: Gathered, history: Sequence[Message],
+                    temperature: float | None, max_tokens: int | None, started: float) -> Iterator[str]:
         """Stream the model's answer; on failure keep what came and append the extractive one."""
         assert self.writer is not None
         max_tokens = max_tokens or self.settings.max_answer_tokens
@@ -206,14 +295,21 @@ class Assistant:
             answer.notice = f"The language model failed ({exc}); showing an extractive answer instead."
             if checker.report.text.strip():
                 yield checker.feed("\n\n---\n\n")
-            yield from self._extractive_deltas(answer, checker)
+            yield from self._extractive_deltas(answer, gathered, checker)
         self._finish(answer, checker, started)
 
     def _finish(self, answer: Answer, checker: StreamingCitationFilter, started: float) -> None:
         answer.text = checker.report.text.strip()
         answer.cited = list(checker.report.cited)
         answer.removed_citations = checker.report.removed
+        answer.support = self.support(answer.text, answer.sources)
         answer.timings["total"] = time.perf_counter() - started
+
+    def support(self, text: str, sources: Sequence[Source]) -> list[SentenceSupport]:
+        """Offline support score of every answer sentence against the sources it cites."""
+        banked = self.sentences.get([s.paper for s in sources])
+        by_number = {s.number: ([x.text for x in banked[s.paper.id][0]], banked[s.paper.id][1]) for s in sources}
+        return score_support(text, by_number, self.embedder.embed, self.sentences.weights.coverage)
 
     # -- corpus info -----------------------------------------------------------
     def stats(self) -> dict[str, object]:

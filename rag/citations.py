@@ -9,7 +9,12 @@ removed, never rendered as a link.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
+
+from .lexical import content_stems
 
 # [3]  [1, 2]  [1][2]  [1-3]  [1–3]
 CITATION = re.compile(r"(?P<lead>[ \t]?)\[(?P<nums>\d{1,3}(?:\s*(?:,|;|-|–)\s*\d{1,3})*)\]")
@@ -113,3 +118,74 @@ class StreamingCitationFilter:
                 self.report.cited.append(n)
         self.report.text += part.text
         return part.text
+
+
+# --- support: does the cited text back the sentence? --------------------------------
+
+SUPPORT_THRESHOLD = 0.5  # at or above: a sentence counts as supported by its citation(s)
+_LABEL_PREFIX = re.compile(r"^(?:\d+\.\s*)?\*\*[^*]+\*\*\s*(?:\([\w.-]+\))?\s*:?\s*")  # "**DaTMe** (p12): "
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*\"(\[])|\n+")
+
+
+@dataclass
+class SentenceSupport:
+    """How well one answer sentence is backed by the sources it cites."""
+
+    sentence: str
+    cited: list[int]
+    per_source: dict[int, float]
+    score: float
+
+    @property
+    def supported(self) -> bool:
+        return bool(self.cited) and self.score >= SUPPORT_THRESHOLD
+
+
+def answer_sentences(text: str) -> list[tuple[str, list[int]]]:
+    """Split an answer into claim sentences with the citation numbers each carries.
+
+    Markdown scaffolding (headings, table rules, label-only lines) is not a claim.
+    """
+    out = []
+    for piece in _SENTENCE_END.split(text):
+        numbers = cited_numbers(piece)
+        bare = _LABEL_PREFIX.sub("", CITATION.sub("", piece).strip(" \t-|#>")).strip(" \t*:")
+        if len(re.findall(r"[A-Za-z]{2,}", bare)) >= 3:
+            out.append((bare, numbers))
+    return out
+
+
+def score_support(text: str, evidence_by_source: Mapping[int, tuple[Sequence[str], np.ndarray]],
+                  embed: Callable[[list[str]], np.ndarray],
+                  coverage: Callable[[set[str], set[str]], float]) -> list[SentenceSupport]:
+    """Support of each answer sentence by each source it cites, offline.
+
+    A source's support for a sentence is its best-matching sentence's mix of
+    embedding similarity and lexical coverage (the share of the claim's content
+    words that the source sentence contains): paraphrase passes on similarity,
+    while a claim with a number or name the source lacks loses on coverage.
+    ``evidence_by_source`` maps a source number to its sentences and their
+    unit-length vectors; ``coverage`` weighs the shared words (rare ones count more).
+    """
+    claims = answer_sentences(text)
+    if not claims:
+        return []
+    vectors = embed([c for c, _ in claims])
+    results = []
+    for (claim, numbers), vector in zip(claims, vectors):
+        per_source = {n: _source_support(claim, vector, *evidence_by_source[n], coverage)
+                      for n in numbers if n in evidence_by_source}
+        results.append(SentenceSupport(claim, numbers, per_source, max(per_source.values(), default=0.0)))
+    return results
+
+
+def _source_support(claim: str, vector: np.ndarray, sentences: Sequence[str], vectors: np.ndarray,
+                    coverage: Callable[[set[str], set[str]], float]) -> float:
+    if not len(sentences):
+        return 0.0
+    wanted = content_stems(claim, compounds=False)
+    similarities = vectors @ vector
+    best = 0.0
+    for sentence, similarity in zip(sentences, similarities):
+        best = max(best, 0.5 * float(similarity) + 0.5 * coverage(wanted, content_stems(sentence)))
+    return min(1.0, best)

@@ -53,6 +53,15 @@ def build_messages(question: str, sources: Sequence[Source], history: Sequence[M
     return messages
 
 
+def rewrite_messages(question: str, history: Sequence[Message]) -> list[dict[str, str]]:
+    """Ask the model to turn a follow-up into a standalone search query."""
+    conversation = "\n".join(f"{m.role}: {m.content}" for m in history[-HISTORY_TURNS:])
+    return [
+        {"role": "system", "content": render("rewrite_system")},
+        {"role": "user", "content": render("rewrite_user", conversation=conversation, question=question)},
+    ]
+
+
 class LLMWriter:
     """Streams an answer through the official openai client."""
 
