@@ -67,7 +67,9 @@ class Settings(BaseSettings):
     top_k: int = Field(5, ge=1, le=50, description="Papers shown as sources per answer.")
     candidates: int = Field(100, ge=10, description="Chunks fetched from each retriever before fusion.")
     retriever: Literal["hybrid", "dense", "bm25"] = Field("hybrid", description="Which retriever answers questions.")
-    lexical_weight: float = Field(0.3, ge=0.0, le=1.0, description="Share of the BM25 score in the hybrid fusion.")
+    lexical_weight: float = Field(
+        0.3, ge=0.0, le=1.0, description="Weight of the normalised BM25 score added to cosine similarity (hybrid)."
+    )
     min_relevance: float = Field(
         0.25, ge=0.0, le=1.0, description="Below this evidence similarity the extractive answer refuses."
     )
@@ -78,7 +80,7 @@ class Settings(BaseSettings):
     llm_model: str = Field("gpt-4o-mini", description="Model name sent to the endpoint.")
     llm_timeout: float = Field(60.0, gt=0, description="Seconds before an LLM request is abandoned.")
     llm_max_retries: int = Field(2, ge=0, le=10, description="Retries on connection errors and 5xx/429 answers.")
-    temperature: float = Field(0.1, ge=0.0, le=2.0)
+    temperature: float = Field(0.1, ge=0.0, le=2.0, description="Sampling temperature of the LLM.")
     max_answer_tokens: int = Field(700, ge=50, le=8000, description="Upper bound on the written answer length.")
     max_question_chars: int = Field(2000, ge=10, description="Longer questions are rejected with a clear error.")
     extractive_sentences: int = Field(3, ge=1, le=10, description="Evidence sentences in an extractive fact answer.")
