@@ -266,7 +266,7 @@ class Assistant:
         if plan.kind == "aggregate":
             result = extractive.aggregate_answer(plan.criterion, gathered.matches, answer.sources)
         else:
-            result = extractive.answer(plan, self.embedder.embed_query(plan.query), answer.sources, self.sentences,
+            result = extractive.answer(plan, self.embedder.embed_query(plan.question), answer.sources, self.sentences,
                                        self.settings.extractive_sentences, self.settings.min_relevance,
                                        gathered.focus)
         answer.evidence, answer.refused = result.evidence, result.refused

@@ -202,10 +202,12 @@ def answer(plan: QuestionPlan, question_vector: np.ndarray, sources: Sequence[So
            limit: int, min_relevance: float, focus: Sequence[str] = ()) -> ExtractiveAnswer:
     """Quote the best-matching sentences, or refuse when none is relevant enough.
 
-    ``focus`` holds the papers the question is about (named, described or carried
+    Sentences are scored against the question as asked (a follow-up's standalone
+    search query also holds the previous question, which would pull its answer
+    back in); ``focus`` holds the papers the question is about (named, described or carried
     over from the conversation); evidence then comes from them first.
     """
-    evidence = score_evidence(plan.query, question_vector, sources, bank)
+    evidence = score_evidence(plan.question, question_vector, sources, bank)
     if not evidence or max(e.similarity for e in evidence) < min_relevance:
         return ExtractiveAnswer(REFUSAL, [], refused=True)
     if plan.kind == "compare" and len(focus) >= 2:

@@ -161,18 +161,14 @@ def _is_coined(token: str) -> bool:
 
 
 def link_names(question: str, papers: Sequence[Paper]) -> list[str]:
-    """Papers the question names, by label or by a name found in only a few abstracts."""
-    linked: dict[str, None] = {}
-    lowered = question.lower()
-    for paper in papers:
-        label = paper.label.lower()
-        if len(label) >= 3 and re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", lowered) and _is_name(paper.label):
-            linked.setdefault(paper.id, None)
+    """Papers the question names: by label (as written) or by a coined name found in few abstracts."""
+    by_label = [p.id for p in papers if len(p.label) >= 3 and p.label in question  # cheap test first
+                and re.search(rf"(?<![\w-]){re.escape(p.label)}(?![\w-])", question) and _is_name(p.label)]
+    linked = dict.fromkeys(by_label if len(by_label) <= MAX_NAME_PAPERS else [])
     for token in name_tokens(question):
         holders = _papers_containing(token, papers)
         if 0 < len(holders) <= MAX_NAME_PAPERS:
-            for pid in holders:
-                linked.setdefault(pid, None)
+            linked.update(dict.fromkeys(holders))
     return list(linked)
 
 
