@@ -158,15 +158,7 @@ class Assistant:
 
     # -- asking ------------------------------------------------------------
     def validate(self, question: str) -> str:
-        question = (question or "").strip()
-        if not question:
-            raise QuestionError("Please type a question.")
-        if len(question) > self.settings.max_question_chars:
-            raise QuestionError(
-                f"The question is {len(question):,} characters long; the limit is "
-                f"{self.settings.max_question_chars:,} (RAG_MAX_QUESTION_CHARS). Please shorten it."
-            )
-        return question
+        return validate_question(question, self.settings.max_question_chars)
 
     def retrieve(self, question: str, paper_ids: Sequence[str] | None = None, top_k: int | None = None,
                  mode: Mode | None = None) -> list[Source]:
@@ -321,6 +313,19 @@ class Assistant:
             "answer_mode": f"LLM {self.writer.model} at {self.writer.base_url}" if self.writer
             else "extractive (no model configured)",
         }
+
+
+def validate_question(question: str, max_chars: int) -> str:
+    """The question, stripped, or a QuestionError that tells the user what to fix."""
+    question = (question or "").strip()
+    if not question:
+        raise QuestionError("Please type a question.")
+    if len(question) > max_chars:
+        raise QuestionError(
+            f"The question is {len(question):,} characters long; the limit is {max_chars:,} "
+            "(RAG_MAX_QUESTION_CHARS). Please shorten it."
+        )
+    return question
 
 
 def _paragraphs(text: str) -> Iterator[str]:

@@ -18,7 +18,8 @@ from .lexical import content_stems
 
 # [3]  [1, 2]  [1][2]  [1-3]  [1–3]
 CITATION = re.compile(r"(?P<lead>[ \t]?)\[(?P<nums>\d{1,3}(?:\s*(?:,|;|-|–)\s*\d{1,3})*)\]")
-_HOLD_BACK = 16  # longest marker we wait for while streaming
+_OPEN_MARKER = re.compile(r"\[\d{0,3}(?:\s*[,;\-–]\s*\d{0,3})*\s*\Z")  # what a marker looks like before its "]"
+_HOLD_BACK = 200  # never hold back more than this, whatever arrives
 
 
 @dataclass
@@ -59,6 +60,11 @@ def check_citations(text: str, n_sources: int) -> CitationReport:
     valid = range(1, n_sources + 1)
     report.text = CITATION.sub(lambda m: _rewrite(m, valid, report), text)
     return report
+
+
+def escape_brackets(text: str) -> str:
+    """Keep quoted text like "the interval [0, 1]" from being read as a citation."""
+    return CITATION.sub(lambda m: m.group(0).replace("[", "\\[").replace("]", "\\]"), text)
 
 
 def cited_numbers(text: str) -> list[int]:
@@ -102,7 +108,7 @@ class StreamingCitationFilter:
         """End of the text that can be released: not an open marker, nor the space before one."""
         cut = len(self._pending)
         open_at = self._pending.rfind("[")
-        if open_at != -1 and "]" not in self._pending[open_at:] and cut - open_at <= _HOLD_BACK:
+        if open_at != -1 and cut - open_at <= _HOLD_BACK and _OPEN_MARKER.match(self._pending, open_at):
             cut = open_at
         while cut > 0 and self._pending[cut - 1] in " \t":
             cut -= 1

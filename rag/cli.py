@@ -127,6 +127,9 @@ def _paper_filter(args: argparse.Namespace) -> list[str] | None:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
+    from .assistant import validate_question
+
+    validate_question(args.question, settings_from(args).max_question_chars)  # before the slow start-up
     assistant = _open(args)
     response = assistant.ask(args.question, paper_ids=_paper_filter(args), use_llm=not args.extractive)
     if args.json:

@@ -47,7 +47,8 @@ class Embedder:
 
     @property
     def dimension(self) -> int:
-        return int(self._model.get_sentence_embedding_dimension())
+        getter = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        return int(getter())
 
     def count_tokens(self, text: str) -> int:
         """Word-piece count including special tokens: what the model's window sees."""

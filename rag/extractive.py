@@ -18,6 +18,7 @@ import re
 import numpy as np
 
 from .chunking import Sentence, split_sentences
+from .citations import escape_brackets
 from .corpus import Paper
 from .embedding import Embedder
 from .lexical import TermWeights, content_stems, stem as _STEM
@@ -125,7 +126,7 @@ def select(evidence: Sequence[Evidence], limit: int) -> list[Evidence]:
 
 def cite_sentence(text: str, number: int) -> str:
     """Put the marker inside the sentence's final punctuation: "... 12,326 trajectories [1]."."""
-    text = text.rstrip()
+    text = escape_brackets(text.rstrip())
     if text and text[-1] in ".!?":
         return f"{text[:-1]} [{number}]{text[-1]}"
     return f"{text} [{number}]"

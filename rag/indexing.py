@@ -8,6 +8,7 @@ hashes) and redoes just that one. Re-running on an unchanged corpus embeds nothi
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Sequence
@@ -43,7 +44,21 @@ class IngestReport:
         )
 
 
-def plan(papers: Sequence[Paper], store: VectorStore) -> tuple[list[Paper], list[str], IngestReport]:
+def stored_hash(paper: Paper, signature: str) -> str:
+    """What a paper's chunks are tagged with: its content and how it was chunked and embedded.
+
+    Changing the model or the chunk size changes every tag, so the whole corpus is
+    re-embedded instead of mixing two kinds of vectors in one collection.
+    """
+    return f"{paper.content_hash}:{signature}"
+
+
+def index_signature(embedder: Embedder, max_tokens: int, overlap_sentences: int) -> str:
+    digest = hashlib.sha256(f"{embedder.model_path}|{max_tokens}|{overlap_sentences}".encode()).hexdigest()
+    return digest[:8]
+
+
+def plan(papers: Sequence[Paper], store: VectorStore, signature: str) -> tuple[list[Paper], list[str], IngestReport]:
     """Decide which papers to (re)embed and which papers' stored chunks to delete."""
     states = store.paper_states()
     wanted = {p.id for p in papers}
@@ -55,7 +70,7 @@ def plan(papers: Sequence[Paper], store: VectorStore) -> tuple[list[Paper], list
         if state is None:
             report.added += 1
             todo.append(paper)
-        elif state.content_hash != paper.content_hash or not state.complete:
+        elif state.content_hash != stored_hash(paper, signature) or not state.complete:
             report.updated += 1
             todo.append(paper)
             drop.append(paper.id)  # old chunks go first: a shorter new version leaves no orphans
@@ -68,15 +83,21 @@ def plan(papers: Sequence[Paper], store: VectorStore) -> tuple[list[Paper], list
 
 def ingest(papers: Sequence[Paper], store: VectorStore, embedder: Embedder, max_tokens: int,
            overlap_sentences: int, progress: bool = True) -> IngestReport:
-    """Make the store hold exactly ``papers``; returns what changed."""
+    """Make the store hold exactly ``papers``; returns what changed.
+
+    Chunks never exceed the model's own window, whatever ``max_tokens`` says:
+    the model would silently drop the rest.
+    """
     started = time.perf_counter()
-    todo, drop, report = plan(papers, store)
+    max_tokens = min(max_tokens, embedder.max_tokens)
+    signature = index_signature(embedder, max_tokens, overlap_sentences)
+    todo, drop, report = plan(papers, store, signature)
     if drop:
         store.delete_papers(drop)
     bar = tqdm(total=len(todo), desc="Embedding papers", unit="paper", disable=not progress or not todo)
     for lo in range(0, len(todo), PAPERS_PER_WRITE):
         group = todo[lo : lo + PAPERS_PER_WRITE]
-        report.chunks_embedded += _write_group(group, store, embedder, max_tokens, overlap_sentences)
+        report.chunks_embedded += _write_group(group, store, embedder, max_tokens, overlap_sentences, signature)
         bar.update(len(group))
     bar.close()
     report.seconds = time.perf_counter() - started
@@ -84,7 +105,7 @@ def ingest(papers: Sequence[Paper], store: VectorStore, embedder: Embedder, max_
 
 
 def _write_group(group: Sequence[Paper], store: VectorStore, embedder: Embedder, max_tokens: int,
-                 overlap_sentences: int) -> int:
+                 overlap_sentences: int, signature: str) -> int:
     chunks: list[Chunk] = []
     counts: dict[str, int] = {}
     for paper in group:
@@ -92,7 +113,7 @@ def _write_group(group: Sequence[Paper], store: VectorStore, embedder: Embedder,
         counts[paper.id] = len(paper_chunks)
         chunks.extend(paper_chunks)
     vectors = embedder.embed([c.text for c in chunks])
-    store.add_paper_chunks(chunks, vectors, {p.id: p.content_hash for p in group}, counts)
+    store.add_paper_chunks(chunks, vectors, {p.id: stored_hash(p, signature) for p in group}, counts)
     return len(chunks)
 
 

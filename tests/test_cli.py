@@ -1,0 +1,93 @@
+"""The ``rag`` console script, run as a user would: in a subprocess, configured by RAG_DATA_DIR."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+WHO_WHEN = "How many failed trajectories does Who&When Pro contain?"
+COMMANDS = ("ingest", "ask", "chat", "papers", "ui")
+
+
+def test_top_level_help_lists_every_command(rag_cli) -> None:
+    run = rag_cli("--help")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("usage: rag")
+    for command in COMMANDS:
+        assert re.search(rf"^\s+{command}\s+\S", run.stdout, re.M), f"{command} not explained:\n{run.stdout}"
+    assert "RAG_LLM_BASE_URL" in run.stdout  # says how answers are produced
+    assert "--data-dir" in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("command", "must_mention"),
+    [
+        ("ingest", ["PATH", "--add", ".jsonl"]),
+        ("ask", ["question", "--json", "--papers", "--retriever"]),
+        ("chat", ["--papers", "--extractive"]),
+        ("papers", ["--json"]),
+        ("ui", ["--port", "--host", "127.0.0.1"]),
+    ],
+)
+def test_subcommand_help_explains_it(rag_cli, command, must_mention) -> None:
+    run = rag_cli(command, "--help")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(f"usage: rag {command}")
+    description = run.stdout.split("\n\n")[1]
+    assert len(description.split()) >= 5, f"no description for {command}:\n{run.stdout}"
+    for word in must_mention:
+        assert word in run.stdout, f"{word!r} missing from `rag {command} --help`"
+
+
+def test_papers_lists_the_19_seed_papers(rag_cli, tmp_path) -> None:
+    run = rag_cli("papers", data_dir=tmp_path / "fresh")  # nothing ingested: the shipped seeds
+    assert run.returncode == 0, run.stderr
+    ids = re.findall(r"^(p\d\d)\s", run.stdout, re.M)
+    assert ids == [f"p{i:02d}" for i in range(1, 20)]
+    assert "19 papers" in run.stdout
+    assert re.search(r"^p05\s+Who&When Pro\b", run.stdout, re.M)
+
+    as_json = rag_cli("papers", "--json", data_dir=tmp_path / "fresh")
+    assert as_json.returncode == 0, as_json.stderr
+    records = json.loads(as_json.stdout)
+    assert [r["id"] for r in records] == ids
+    assert all(r["abstract"] and r["label"] for r in records)
+
+
+def test_ask_json_answers_with_the_count_and_cites_p05(rag_cli, cli_data_dir) -> None:
+    run = rag_cli("ask", "--json", WHO_WHEN, data_dir=cli_data_dir[0])
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert result["question"] == WHO_WHEN
+    assert result["mode"] == "extractive" and not result["refused"]
+    assert "12,326" in result["answer"]
+    by_number = {s["number"]: s for s in result["sources"]}
+    assert [s["number"] for s in result["sources"]] == list(range(1, len(result["sources"]) + 1))
+    assert result["cited"] and all(n in by_number for n in result["cited"])
+    assert "p05" in [by_number[n]["paper_id"] for n in result["cited"]]
+    markers = {int(n) for n in re.findall(r"\[(\d+)\]", result["answer"])}
+    assert markers == set(result["cited"])
+
+
+def test_ask_with_an_empty_question_is_a_clean_usage_error(rag_cli, cli_data_dir) -> None:
+    run = rag_cli("ask", "", data_dir=cli_data_dir[0])
+    assert run.returncode == 2
+    assert "Traceback" not in run.stderr, run.stderr
+    assert "error:" in run.stderr and "question" in run.stderr.lower()
+    assert run.stdout.strip() == ""
+
+
+def test_chat_answers_each_line_until_eof(rag_cli, cli_data_dir) -> None:
+    questions = ["What does the acronym CoCHI stand for?", WHO_WHEN]
+    run = rag_cli("-q", "chat", data_dir=cli_data_dir[0], input="\n".join(questions) + "\n")
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    assert "19 papers indexed" in run.stdout
+    assert run.stdout.count("you> ") == 3  # two questions, then the prompt that meets EOF
+    assert run.stdout.count("[extractive answer") == 2
+    assert run.stdout.count("Sources:") == 2
+    first, second = run.stdout.split("you> ")[1:3]
+    assert "CoCHI" in first and "(p04)" in first
+    assert "12,326" in second and "(p05)" in second
