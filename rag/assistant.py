@@ -167,8 +167,11 @@ class Assistant:
 
     def ask(self, question: str, history: Sequence[Message] = (), paper_ids: Sequence[str] | None = None,
             top_k: int | None = None, use_llm: bool = True, temperature: float | None = None,
-            max_tokens: int | None = None) -> Response:
-        """Start answering; sources are retrieved now, the text streams from the Response."""
+            max_tokens: int | None = None, model: str | None = None) -> Response:
+        """Start answering; sources are retrieved now, the text streams from the Response.
+
+        ``model`` asks the configured endpoint for another model than ``llm_model``.
+        """
         question = self.validate(question)
         started = time.perf_counter()
         use_llm = self.writer is not None and use_llm
@@ -177,7 +180,7 @@ class Assistant:
         answer = Answer(question=question, text="", sources=gathered.sources, mode="extractive", plan=plan)
         answer.timings["retrieval"] = time.perf_counter() - started
         if use_llm:
-            answer.mode, answer.model = "llm", self.writer.model
+            answer.mode, answer.model = "llm", (model or "").strip() or self.writer.model
             deltas = self._stream_llm(answer, gathered, history, temperature, max_tokens, started)
         else:
             deltas = self._stream_extractive(answer, gathered, started)
@@ -275,7 +278,7 @@ class Assistant:
         messages = build_messages(answer.question, answer.sources, history, max_tokens)
         checker = StreamingCitationFilter(len(answer.sources))
         try:
-            for delta in self.writer.stream(messages, temperature, max_tokens):
+            for delta in self.writer.stream(messages, temperature, max_tokens, answer.model):
                 answer.timings.setdefault("first_token", time.perf_counter() - started)
                 yield checker.feed(delta)
             yield checker.finish()
@@ -302,6 +305,16 @@ class Assistant:
         banked = self.sentences.get([s.paper for s in sources])
         by_number = {s.number: ([x.text for x in banked[s.paper.id][0]], banked[s.paper.id][1]) for s in sources}
         return score_support(text, by_number, self.embedder.embed, self.sentences.weights.coverage)
+
+    def warm_up(self, sentence_papers: int = 200) -> None:
+        """Pay first-use costs now (a server's loading screen), not on the first question.
+
+        The first query runs the model cold, and extractive answers embed each
+        source's sentences on first use; a small corpus has them all embedded now.
+        """
+        self.embedder.embed_query("warm-up")
+        if len(self.papers) <= sentence_papers:
+            self.sentences.get(self.papers)
 
     # -- corpus info -----------------------------------------------------------
     def stats(self) -> dict[str, object]:

@@ -220,7 +220,7 @@ def cmd_ui(args: argparse.Namespace) -> int:
     print(f"Chat UI: http://{args.host}:{args.port}  (Ctrl-C to stop)", flush=True)
     command = [sys.executable, "-m", "streamlit", "run", str(PROJECT_ROOT / "ui" / "app.py"),
                "--server.address", args.host, "--server.port", str(args.port), "--server.headless", "true",
-               "--browser.gatherUsageStats", "false"]
+               "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal"]
     return subprocess.call(command, env=env)
 
 

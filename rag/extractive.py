@@ -9,6 +9,7 @@ nothing is close enough.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -68,14 +69,20 @@ class SentenceBank:
         self.embedder = embedder
         self.weights = weights
         self.capacity = capacity
+        self._lock = threading.Lock()  # one assistant serves every UI session, each in its own thread
         self._cache: OrderedDict[str, tuple[list[Sentence], np.ndarray]] = OrderedDict()
 
     def vector_of(self, evidence: Evidence) -> np.ndarray:
         """The stored vector of an evidence sentence (its paper must be banked)."""
-        sentences, vectors = self._cache[evidence.paper_id]
+        with self._lock:
+            sentences, vectors = self._cache[evidence.paper_id]
         return vectors[sentences.index(evidence.sentence)]
 
     def get(self, papers: Sequence[Paper]) -> dict[str, tuple[list[Sentence], np.ndarray]]:
+        with self._lock:
+            return self._get(papers)
+
+    def _get(self, papers: Sequence[Paper]) -> dict[str, tuple[list[Sentence], np.ndarray]]:
         missing = [p for p in papers if p.id not in self._cache]
         if missing:
             split = {p.id: split_sentences(p.text) for p in missing}

@@ -75,11 +75,16 @@ class LLMWriter:
             max_retries=max_retries,
         )
 
-    def stream(self, messages: list[dict[str, str]], temperature: float, max_tokens: int) -> Iterator[str]:
-        """Yield text deltas; raise GenerationError with a readable reason on failure."""
+    def stream(self, messages: list[dict[str, str]], temperature: float, max_tokens: int,
+               model: str | None = None) -> Iterator[str]:
+        """Yield text deltas; raise GenerationError with a readable reason on failure.
+
+        ``model`` overrides the configured model for this request (another model
+        served by the same endpoint).
+        """
         try:
             stream = self._client.chat.completions.create(
-                model=self.model, messages=messages, temperature=temperature,
+                model=model or self.model, messages=messages, temperature=temperature,
                 max_tokens=max_tokens, stream=True,
             )
             for chunk in stream:

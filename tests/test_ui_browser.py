@@ -1,0 +1,197 @@
+"""The chat UI in a real headless Chromium, served by ``rag ui`` exactly as users start it.
+
+Checks what AppTest cannot: that the page renders, an answer streams, a citation
+click scrolls its source card into view, and "Ask about this paper" lands on
+the chat with the filter set. Saves ``test-artifacts/ui-answer.png`` and prints
+the time from pressing Enter to the first answer text.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+try:
+    from tests.servers.procs import HOST, free_port, tail
+except ImportError:  # pragma: no cover - depends on how pytest was invoked
+    from servers.procs import HOST, free_port, tail  # type: ignore[no-redef]
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+SERVER_READY_TIMEOUT = 300.0  # `rag ui` builds the index before it starts Streamlit
+INPUT_TIMEOUT_MS = 60_000
+ANSWER_TIMEOUT_MS = 90_000
+SCROLL_POLL_MS = 300
+HEADER_PX = 70  # Streamlit's top bar covers this much of the main area
+TOP_OF_VIEW = 200  # px: an anchor jump puts its target at the top, below Streamlit's header bar
+WHO_WHEN = "How many failed trajectories does Who&When Pro contain?"
+
+
+@pytest.fixture(scope="module")
+def ui_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Run ``rag ui`` on a free loopback port with a fresh index; yield its URL."""
+    data_dir = tmp_path_factory.mktemp("browser_index")
+    log = data_dir / "rag-ui.log"
+    port = free_port()
+    env = {**os.environ, "RAG_DATA_DIR": str(data_dir)}
+    for name in ("RAG_LLM_BASE_URL", "RAG_CORPUS", "RAG_CHROMA_HOST"):
+        env.pop(name, None)
+    command = [sys.executable, "-m", "rag.cli", "-q", "ui", "--host", HOST, "--port", str(port)]
+    with open(log, "wb") as out:
+        # Own process group: `rag ui` runs Streamlit as a child, and both must stop afterwards.
+        proc = subprocess.Popen(command, cwd=data_dir, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    try:
+        url = f"http://{HOST}:{port}/"
+        _wait_until_healthy(proc, url, log)
+        yield url
+    finally:
+        _stop_group(proc)
+
+
+def _wait_until_healthy(proc: subprocess.Popen[bytes], url: str, log: Path) -> None:
+    deadline = time.monotonic() + SERVER_READY_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"`rag ui` exited with code {proc.returncode}:\n{tail(log)}")
+        try:
+            with urllib.request.urlopen(url + "_stcore/health", timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.5)
+    pytest.fail(f"`rag ui` did not serve {url} within {SERVER_READY_TIMEOUT:.0f}s:\n{tail(log)}")
+
+
+def _stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the process group this fixture started (rag ui and its Streamlit child)."""
+    if proc.poll() is None or _group_alive(proc.pid):
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=15)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's Chromium (`make browser`, or "
+                    "`apt-get install -y chromium`) to run the browser tests.", pytrace=False)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser, ui_url: str):  # type: ignore[no-untyped-def]
+    """A fresh page on the chat UI, its chat input ready (a cold page may need one reload)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    tab = context.new_page()
+    tab.goto(ui_url)
+    chat_input = tab.get_by_test_id("stChatInputTextArea")
+    try:
+        chat_input.wait_for(timeout=INPUT_TIMEOUT_MS)
+    except Exception:  # noqa: BLE001 - Playwright's TimeoutError; a cold first render can stay blank
+        tab.reload()
+        chat_input.wait_for(timeout=INPUT_TIMEOUT_MS)
+    yield tab
+    context.close()
+
+
+def test_answer_streams_and_citation_scrolls_to_its_card(page) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    chat_input = page.get_by_test_id("stChatInputTextArea")
+    chat_input.fill(WHO_WHEN)
+    started = time.perf_counter()
+    chat_input.press("Enter")
+    answer = page.get_by_test_id("stChatMessage").filter(has=page.locator('a[href^="#src-1-"]'))
+    answer.filter(has_text="12,326").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    first_text = time.perf_counter() - started
+    print(f"\ntime from Enter to first answer text: {first_text:.2f} s")
+
+    # The export button is drawn last and enabled once there is a turn: the run is over,
+    # so Streamlit's scroll-to-bottom will not move the page under the screenshot.
+    expect(page.get_by_test_id("stDownloadButton").get_by_role("button")).to_be_enabled(timeout=ANSWER_TIMEOUT_MS)
+    expect(page.get_by_text("extractive answer (no model configured)").first).to_be_visible()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    ARTIFACTS.mkdir(exist_ok=True)
+    _wait_for_scrolling_to_stop(page)  # Streamlit scrolls a chat to its bottom after a run
+    question = page.get_by_test_id("stChatMessage").filter(has_text=WHO_WHEN).first
+    question.evaluate(f"element => {{ element.scrollIntoView(); element.closest('.stMain').scrollBy(0, -{HEADER_PX}); }}")
+    _wait_for_scrolling_to_stop(page)
+    shot = ARTIFACTS / "ui-answer.png"
+    page.screenshot(path=str(shot))
+    print(f"screenshot: {shot}")
+
+    card = page.locator("#src-1-1")
+    page.locator('a[href="#src-1-1"]').first.click()
+    expect(page).to_have_url(f"{page.url.split('#')[0]}#src-1-1")
+    expect(card).to_be_in_viewport()
+    expect(card).to_contain_text("Who&When Pro (p05)")
+    # The anchor jump puts the card at the top of the view (scrolling may be animated).
+    page.wait_for_function(f"() => document.getElementById('src-1-1').getBoundingClientRect().top < {TOP_OF_VIEW}")
+    page.screenshot(path=str(ARTIFACTS / "ui-citation.png"))
+
+
+def _wait_for_scrolling_to_stop(page) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the main area's scroll position is the same on two polls in a row."""
+    page.wait_for_function(
+        """() => {
+            const top = document.querySelector('.stMain').scrollTop;
+            const still = window.__lastScrollTop === top;
+            window.__lastScrollTop = top;
+            return still;
+        }""",
+        polling=SCROLL_POLL_MS,
+    )
+
+
+def test_ask_about_this_paper_sets_the_filter(page) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    page.get_by_test_id("stSidebarNav").get_by_text("Papers").click()
+    page.get_by_label("Search the papers").fill("V33DA")
+    page.get_by_label("Search the papers").press("Enter")
+    ask_buttons = page.get_by_role("button", name="Ask about this paper")
+    expect(ask_buttons).to_have_count(1, timeout=INPUT_TIMEOUT_MS)  # the other 18 cards are gone
+    ask_buttons.click()
+    expect(page.get_by_text("Questions go only to: V33DA (p10)")).to_be_visible(timeout=INPUT_TIMEOUT_MS)
+    chat_input = page.get_by_test_id("stChatInputTextArea")
+    chat_input.fill("What does this paper contribute?")
+    chat_input.press("Enter")
+    cards = page.locator('[id^="src-1-"]')
+    cards.first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    assert cards.count() >= 1
+    for i in range(cards.count()):
+        expect(cards.nth(i)).to_contain_text("(p10)")

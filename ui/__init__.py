@@ -1,0 +1,1 @@
+"""The Streamlit chat UI over :class:`rag.assistant.Assistant` (entry point: ``ui/app.py``)."""

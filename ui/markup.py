@@ -1,0 +1,178 @@
+"""Markdown for the chat UI, built so that corpus and model text stay text.
+
+Nothing here ever uses ``unsafe_allow_html``. Abstracts are untrusted data: every
+ASCII punctuation character of them is backslash-escaped (CommonMark makes any
+escaped ASCII punctuation literal), so an abstract cannot open a link, an image,
+a ``:red[...]`` directive or ``$math$``. Only its http(s) URLs are turned back
+into links, and LaTeX ``\\emph{...}`` into emphasis. Answers are Markdown by
+design (lists, bold labels), so they are rendered as Markdown with two changes:
+images are disarmed (a model could be steered into loading an URL that leaks
+data) and every citation ``[n]`` becomes a link to source card ``n`` of the
+same turn.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Iterator, Sequence
+
+from rag.chunking import Sentence
+from rag.corpus import find_links
+
+_ASCII_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+_PARAGRAPH_BREAK = re.compile(r"\s*\n\s*\n\s*")
+_WHITESPACE = re.compile(r"\s+")
+_LATEX_EMPHASIS = re.compile(r"\\(emph|textit|textbf)\{([^{}\s][^{}]*?(?<=\S))\}")  # \emph{term}
+_MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]*)\]\((https?://[^\s()<>]+)\)")
+_SAFE_URL = re.compile(r"https?://[^\s<>]+")  # the <...> link form takes any such URL
+_CITATION = re.compile(r"\[(\d{1,3})\](?!\()")
+_IMAGE_START = "!["
+_DISARMED_IMAGE_START = "&#33;["  # renders as "![" but cannot start an image
+_CITATION_LOOKAHEAD = 5  # "[123]" plus the character after it decides whether it is a citation
+HIGHLIGHT = "orange-background"
+
+
+def escape(text: str) -> str:
+    """Make text literal in Streamlit Markdown by escaping every ASCII punctuation mark."""
+    return _ASCII_PUNCTUATION.sub(r"\\\1", text)
+
+
+def anchor(turn: int, number: int) -> str:
+    """HTML id of source card ``number`` under answer ``turn``; citations link here."""
+    return f"src-{turn}-{number}"
+
+
+# --------------------------------------------------------------------------- answers
+
+
+def answer_markdown(text: str, turn: int, numbers: Collection[int]) -> str:
+    """An answer as Markdown: images disarmed, each ``[n]`` of a shown source a link to its card."""
+    text = text.replace(_IMAGE_START, _DISARMED_IMAGE_START)
+    return _CITATION.sub(lambda m: _citation_link(m, turn, numbers), text)
+
+
+def _citation_link(match: re.Match[str], turn: int, numbers: Collection[int]) -> str:
+    number = int(match.group(1))
+    return f"[[{number}]](#{anchor(turn, number)})" if number in numbers else match.group(0)
+
+
+def stream_markdown(deltas: Iterable[str], turn: int, numbers: Collection[int]) -> Iterator[str]:
+    """Convert streamed answer text to :func:`answer_markdown` piece by piece.
+
+    A piece is released only up to a point where no citation or image marker can
+    still be forming, so the concatenated output equals the converted whole text.
+    """
+    pending = ""
+    for delta in deltas:
+        pending += delta
+        cut = _stable_end(pending)
+        ready, pending = pending[:cut], pending[cut:]
+        if ready:
+            yield answer_markdown(ready, turn, numbers)
+    if pending:
+        yield answer_markdown(pending, turn, numbers)
+
+
+def _stable_end(text: str) -> int:
+    """Length of the prefix whose conversion cannot change when more text arrives."""
+    cut = len(text)
+    bracket = text.rfind("[", max(0, cut - _CITATION_LOOKAHEAD))
+    if bracket != -1:
+        cut = bracket
+    if text[:cut].endswith("!"):
+        cut -= 1
+    return cut
+
+
+# --------------------------------------------------------------------------- abstracts
+
+
+def abstract_markdown(text: str, highlights: Sequence[Sentence] = ()) -> str:
+    """An abstract as literal Markdown, its links clickable and ``highlights`` marked.
+
+    ``highlights`` are sentences with offsets into ``text``; touching ones are merged
+    so that consecutive sentences read as one highlighted passage.
+    """
+    parts: list[str] = []
+    position = 0
+    for start, end in _merged_spans(text, highlights):
+        parts.append(_plain(text[position:start]))
+        parts.append(_highlighted(text[start:end]))
+        position = end
+    parts.append(_plain(text[position:]))
+    return "".join(parts).strip()
+
+
+def _merged_spans(text: str, sentences: Sequence[Sentence]) -> list[tuple[int, int]]:
+    """Sentence spans in order, overlapping or whitespace-separated ones joined."""
+    spans: list[tuple[int, int]] = []
+    for sentence in sorted(sentences, key=lambda s: s.start):
+        start, end = max(0, sentence.start), min(len(text), sentence.end)
+        if start >= end:
+            continue
+        if spans and not text[spans[-1][1] : start].strip():
+            spans[-1] = (spans[-1][0], max(spans[-1][1], end))
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def _plain(text: str) -> str:
+    """Literal text; paragraph breaks kept, single line breaks folded into spaces."""
+    paragraphs = _PARAGRAPH_BREAK.split(text)
+    return "\n\n".join(_inline(_WHITESPACE.sub(" ", p)) for p in paragraphs)
+
+
+def _highlighted(text: str) -> str:
+    """A highlighted run; kept on one line because a directive cannot span paragraphs."""
+    stripped = _WHITESPACE.sub(" ", text).strip()
+    lead = " " if text[:1].isspace() else ""
+    trail = " " if text[-1:].isspace() else ""
+    return f"{lead}:{HIGHLIGHT}[{_inline(stripped)}]{trail}" if stripped else lead + trail
+
+
+def link(label: str, url: str) -> str:
+    """A Markdown link to an http(s) URL; anything else (``javascript:``...) stays plain text."""
+    if not _SAFE_URL.fullmatch(url):
+        return escape(label)
+    return f"[{escape(label or url)}](<{url}>)"
+
+
+def _inline(text: str) -> str:
+    """Escaped text with LaTeX emphasis shown as emphasis and http(s) links kept clickable."""
+    parts: list[str] = []
+    position = 0
+    for match in _LATEX_EMPHASIS.finditer(text):
+        parts.append(_linked(text[position : match.start()]))
+        marker = "**" if match.group(1) == "textbf" else "*"
+        parts.append(f"{marker}{_linked(match.group(2))}{marker}")
+        position = match.end()
+    parts.append(_linked(text[position:]))
+    return "".join(parts)
+
+
+def _linked(text: str) -> str:
+    """Escaped text with its http(s) links (Markdown or bare) rebuilt as safe links."""
+    return "".join(link(label, url) if url else escape(label) for label, url in _link_tokens(text))
+
+
+def _link_tokens(text: str) -> Iterator[tuple[str, str | None]]:
+    """``(text, url)`` runs: Markdown links and bare URLs carry their URL, other text None."""
+    position = 0
+    for match in _MARKDOWN_LINK.finditer(text):
+        yield from _bare_url_tokens(text[position : match.start()])
+        yield match.group(1), match.group(2)
+        position = match.end()
+    yield from _bare_url_tokens(text[position:])
+
+
+def _bare_url_tokens(text: str) -> Iterator[tuple[str, str | None]]:
+    position = 0
+    for url in find_links(text):
+        found = text.find(url, position)
+        if found == -1:
+            continue
+        yield text[position:found], None
+        yield url, url
+        position = found + len(url)
+    yield text[position:], None

@@ -1,0 +1,82 @@
+"""The chat page's sidebar: what is indexed, which papers to ask, answer settings, export."""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from rag.assistant import Assistant
+
+from . import service, state
+from .export import conversation_markdown
+from .markup import escape
+
+MAX_SOURCES_CHOICE = 10
+MAX_TOKENS_CHOICE = (100, 2000)
+NO_MODEL_HELP = "Only used by a language model; set RAG_LLM_BASE_URL to configure one."
+
+
+def render(assistant: Assistant) -> DeltaGenerator:
+    """Draw the sidebar; return the slot that :func:`fill_export` fills after the answer."""
+    with st.sidebar:
+        _corpus_summary(assistant)
+        _paper_filter(assistant)
+        _answer_settings(assistant)
+        st.button("New chat", icon=":material/add_comment:", on_click=state.clear_conversation,
+                  width="stretch")
+        return st.empty()
+
+
+def fill_export(slot: DeltaGenerator) -> None:
+    """The download button, drawn last so that it includes the answer of this run."""
+    turns = state.turns()
+    slot.download_button(
+        "Export conversation (Markdown)", data=conversation_markdown(turns), file_name="conversation.md",
+        mime="text/markdown", icon=":material/download:", disabled=not turns, on_click="ignore",
+        width="stretch",
+    )
+
+
+def mode_summary(assistant: Assistant, model: str = "") -> str:
+    """The answer mode as Markdown; the endpoint is shown without credentials, the key never.
+
+    Code spans keep the endpoint from becoming a link (GFM links bare URLs even when escaped).
+    """
+    if assistant.writer is None:
+        return "extractive answers (no model configured)"
+    return f"model `{model.strip() or assistant.writer.model}` at endpoint `{service.endpoint(assistant)}`"
+
+
+def _corpus_summary(assistant: Assistant) -> None:
+    stats = assistant.stats()
+    st.header("Corpus", anchor=False)
+    papers, chunks = st.columns(2)
+    papers.metric("Papers", stats["papers"])
+    chunks.metric("Chunks", stats["chunks"])
+    st.caption(f"Embedding model: {escape(str(stats['embedding_model']))}  \n"
+               f"Store: {escape(str(stats['store']))}  \n"
+               f"Answers: {mode_summary(assistant, st.session_state[state.LLM_MODEL])}")
+
+
+def _paper_filter(assistant: Assistant) -> None:
+    labels = {p.id: f"{p.id} — {p.label}" for p in assistant.papers}
+    known = [pid for pid in state.paper_filter() if pid in labels]
+    state.set_paper_filter(known)  # drop ids of papers no longer in the corpus
+    st.multiselect("Ask only about these papers", options=list(labels), format_func=labels.__getitem__,
+                   placeholder="All papers", **state.bind(state.PAPER_FILTER))
+
+
+def _answer_settings(assistant: Assistant) -> None:
+    no_model = assistant.writer is None
+    with st.expander("Answer settings", icon=":material/tune:"):
+        st.slider("Number of sources", 1, max(MAX_SOURCES_CHOICE, assistant.settings.top_k),
+                  **state.bind(state.TOP_K))
+        low, high = MAX_TOKENS_CHOICE
+        st.slider("Answer length (max tokens)", min(low, assistant.settings.max_answer_tokens),
+                  max(high, assistant.settings.max_answer_tokens), step=50, disabled=no_model,
+                  help=NO_MODEL_HELP if no_model else None, **state.bind(state.MAX_TOKENS))
+        st.slider("Temperature", 0.0, 2.0, step=0.05, disabled=no_model,
+                  help=NO_MODEL_HELP if no_model else None, **state.bind(state.TEMPERATURE))
+        st.text_input("Model name", disabled=no_model,
+                      help=NO_MODEL_HELP if no_model else "Another model served by the same endpoint.",
+                      **state.bind(state.LLM_MODEL))
