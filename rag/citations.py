@@ -150,11 +150,14 @@ class SentenceSupport:
 def answer_sentences(text: str) -> list[tuple[str, list[int]]]:
     """Split an answer into claim sentences with the citation numbers each carries.
 
-    Markdown scaffolding (headings, table rules, label-only lines) is not a claim.
+    Markdown scaffolding (headings, table rules, label-only lines) and lines that
+    only introduce what follows ("3 papers match ...:") are not claims.
     """
     out = []
     for piece in _SENTENCE_END.split(text):
         numbers = cited_numbers(piece)
+        if not numbers and piece.rstrip().endswith(":"):
+            continue
         bare = _LABEL_PREFIX.sub("", CITATION.sub("", piece).strip(" \t-|#>")).strip(" \t*:")
         if len(re.findall(r"[A-Za-z]{2,}", bare)) >= 3:
             out.append((bare, numbers))

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .config import PROJECT_ROOT, Settings
+from .evaluation import add_eval_parser, cmd_eval
 
 EPILOG = """\
 examples:
@@ -67,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Build or update the index, then serve the chat UI on 127.0.0.1.")
     ui.add_argument("--port", type=int, default=8501, help="port (default 8501)")
     ui.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    add_eval_parser(sub)
     return parser
 
 
@@ -224,7 +226,8 @@ def cmd_ui(args: argparse.Namespace) -> int:
     return subprocess.call(command, env=env)
 
 
-COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "chat": cmd_chat, "papers": cmd_papers, "ui": cmd_ui}
+COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "chat": cmd_chat, "papers": cmd_papers, "ui": cmd_ui,
+            "eval": cmd_eval}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -402,7 +402,7 @@ def run_eval(assistant: Assistant, questions: Sequence[Question], k: int, modes:
                     threshold=SUPPORT_THRESHOLD)
     started = time.perf_counter()
     for i, question in enumerate(questions, 1):
-        query = search_query(assistant, question)
+        query = search_query(assistant, question, use_llm)
         retrieved = {mode: [s.paper.id for s in assistant.retriever.search(query, k, mode=mode)] for mode in modes}
         asked = time.perf_counter()
         answer = assistant.ask(question.question, history=_messages(question), top_k=k, use_llm=use_llm).result()
@@ -414,12 +414,15 @@ def run_eval(assistant: Assistant, questions: Sequence[Question], k: int, modes:
     return report
 
 
-def search_query(assistant: Assistant, question: Question) -> str:
-    """The query the retrievers are scored on: the standalone rewrite of a follow-up, if the assistant has one."""
-    rewrite = getattr(assistant, "standalone_query", None)
-    if question.history and callable(rewrite):
-        return str(rewrite(question.question, _messages(question)))
-    return question.question
+def search_query(assistant: Assistant, question: Question, use_llm: bool) -> str:
+    """The query the retrievers are scored on: a follow-up as the assistant rewrites it, else the question.
+
+    A follow-up ("where does that information get lost?") names nothing to search
+    for; scoring the retrievers on it would measure the missing rewrite, not them.
+    """
+    if not question.history:
+        return question.question
+    return assistant.plan(question.question, _messages(question), use_llm).query
 
 
 def _messages(question: Question) -> list:

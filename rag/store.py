@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import numpy as np
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
@@ -50,6 +51,15 @@ class PaperState:
         return self.present_chunks == self.expected_chunks
 
 
+def _reachable(host: str, port: int, timeout: float = 10.0) -> None:
+    """Fail fast on a dead or stuck server: chromadb's HttpClient itself never times out."""
+    try:
+        httpx.get(f"http://{host}:{port}/api/v2/heartbeat", timeout=timeout).raise_for_status()
+    except httpx.HTTPError as exc:
+        raise StoreError(f"The Chroma server at {host}:{port} did not answer ({exc}). "
+                         "Is `chroma run` running there?") from exc
+
+
 class VectorStore:
     """A Chroma collection in cosine space holding chunk vectors of one corpus."""
 
@@ -69,6 +79,7 @@ class VectorStore:
         telemetry = ChromaSettings(anonymized_telemetry=False)
         try:
             if host:
+                _reachable(host, port)
                 client = chromadb.HttpClient(host=host, port=port, settings=telemetry)
                 client.heartbeat()
                 return cls(client, collection, f"Chroma server http://{host}:{port}")

@@ -1,0 +1,183 @@
+"""Scale benchmark: what happens to the answers when the seed abstracts hide among ~50k real ones.
+
+The dev questions are about the 19 seed papers; every distractor abstract is a
+chance for retrieval to rank a wrong paper higher, for the extractive answer to
+quote it, and for latency to grow. So the same evaluation (``rag.evaluation``)
+runs twice, on a seeds-only index and on seeds + distractors, and the report shows
+both tables, the per-metric drop, and how fast the distractors were ingested.
+
+Not a test: the full ingest takes 30-60 minutes on two CPU cores. ``--limit``
+takes the first N distractor records (written to a temporary .jsonl inside the
+data dir, never into the repository) for a quicker run. Both indexes live under
+``--data-dir`` and are incremental: a second run, or a full run after a
+``--limit`` run, embeds only the papers not indexed yet.
+
+    nice -n 19 .venv/bin/python benchmarks/scale.py --limit 10000      # ~10k distractors
+    nice -n 19 .venv/bin/python benchmarks/scale.py                    # all ~50k
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rag.assistant import Assistant
+from rag.config import PROJECT_ROOT, SEED_CORPUS, Settings
+from rag.evaluation import (
+    Report,
+    aligned,
+    columns,
+    format_report,
+    load_questions,
+    print_progress,
+    run_eval,
+)
+
+SHARED_CORPORA = Path("/work/shared/corpora")
+# The ML file first, so that --limit takes in-domain (ML) distractors before CV/NLP ones.
+DEFAULT_CORPORA = [SHARED_CORPORA / "papercopilot-ml.jsonl.gz", SHARED_CORPORA / "papercopilot-cv-nlp-ai.jsonl.gz"]
+DEFAULT_QUESTIONS = PROJECT_ROOT / "tests" / "data" / "dev_questions.jsonl"
+
+
+@dataclass
+class Run:
+    """One index and its evaluation."""
+
+    name: str
+    assistant: Assistant
+    open_seconds: float
+    report: Report
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description="Evaluate the dev questions on the seeds alone and among distractors.")
+    p.add_argument("--corpora", nargs="+", type=Path, default=DEFAULT_CORPORA, metavar="PATH",
+                   help="distractor files (.jsonl or .jsonl.gz; default: the two shared papercopilot files)")
+    p.add_argument("--limit", type=int, help="only the first N distractor records (e.g. 10000 for a quick run)")
+    p.add_argument("--data-dir", type=Path, default=Path("/tmp/rag-scale"),
+                   help="where both indexes live (default /tmp/rag-scale)")
+    p.add_argument("--questions", type=Path, default=DEFAULT_QUESTIONS, help="question file (default: the dev set)")
+    p.add_argument("-k", "--k", type=int, help="sources per answer and recall cut-off (default: top_k setting)")
+    p.add_argument("--extractive", action="store_true", help="force extractive answers even if an LLM is configured")
+    p.add_argument("--json", type=Path, metavar="FILE", help="also write both reports and ingest figures as JSON")
+    return p.parse_args(argv)
+
+
+def records(paths: Sequence[Path]) -> Iterator[str]:
+    """JSON lines of the given .jsonl / .jsonl.gz files, in order, blank lines skipped."""
+    for path in paths:
+        opener = gzip.open if path.name.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as lines:
+            yield from (line if line.endswith("\n") else line + "\n" for line in lines if line.strip())
+
+
+def write_subset(paths: Sequence[Path], limit: int, target: Path) -> int:
+    """Write the first ``limit`` records to ``target`` (unchanged if already written); returns the count.
+
+    Rewriting an identical file would be harmless, but leaving it alone keeps its
+    modification time, so nothing downstream mistakes it for a new corpus.
+    """
+    lines = []
+    for line in records(paths):
+        if len(lines) == limit:
+            break
+        lines.append(line)
+    text = "".join(lines)
+    if not target.is_file() or target.read_text(encoding="utf-8") != text:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return len(lines)
+
+
+def distractor_corpus(args: argparse.Namespace) -> list[Path]:
+    """The distractor paths to index: the files themselves, or a subset file for --limit."""
+    if args.limit is None:
+        return list(args.corpora)
+    subset = args.data_dir / f"distractors-first-{args.limit}.jsonl"
+    written = write_subset(args.corpora, args.limit, subset)
+    print(f"distractors: first {written:,} records of {', '.join(p.name for p in args.corpora)} -> {subset}",
+          file=sys.stderr)
+    return [subset]
+
+
+def evaluate(name: str, data_dir: Path, corpus: list[Path], args: argparse.Namespace) -> Run:
+    """Open (and ingest) one index, then run the evaluation on it."""
+    print(f"\n== {name}: indexing {', '.join(map(str, corpus))} into {data_dir}", file=sys.stderr, flush=True)
+    settings = Settings(corpus=corpus, data_dir=data_dir, **({"top_k": args.k} if args.k else {}))
+    started = time.perf_counter()
+    assistant = Assistant.open(settings, progress=True)
+    open_seconds = time.perf_counter() - started
+    print(f"== {name}: evaluating", file=sys.stderr, flush=True)
+    report = run_eval(assistant, load_questions(args.questions), settings.top_k, use_llm=not args.extractive,
+                      progress=print_progress)
+    return Run(name, assistant, open_seconds, report)
+
+
+def ingest_line(run: Run) -> str:
+    """Papers, what was embedded and how fast; the open time also covers BM25 and model loading."""
+    ingest = run.assistant.last_ingest
+    if ingest is None or not ingest.added + ingest.updated:
+        return f"{run.name}: {len(run.assistant.papers):,} papers, index up to date (opened in {run.open_seconds:.1f}s)"
+    embedded = ingest.added + ingest.updated
+    return (f"{run.name}: {ingest.papers:,} papers; embedded {embedded:,} papers / {ingest.chunks_embedded:,} chunks "
+            f"in {ingest.seconds:.0f}s = {embedded / ingest.seconds:.1f} papers/s, "
+            f"{ingest.chunks_embedded / ingest.seconds:.1f} chunks/s (open incl. BM25: {run.open_seconds:.0f}s)")
+
+
+def drop_table(base: Run, scaled: Run) -> str:
+    """Overall metrics side by side with the change, plus hybrid recall per question type."""
+    before, after = base.report.summary(), scaled.report.summary()
+    header = ["metric", _papers(base), _papers(scaled), "change"]
+    first, second = columns(base.report)
+    body = [_drop_row(c.header, before["overall"][c.key], after["overall"][c.key], c.kind)
+            for c in [*first, *second]]
+    key = "recall_hybrid"
+    body += [_drop_row(f"R@{base.report.k} hybrid: {t}", before[t][key], after[t][key], "rate")
+             for t in before if t != "overall" and before[t].get(key) is not None]
+    return aligned(header, body)
+
+
+def _papers(run: Run) -> str:
+    return f"{len(run.assistant.papers):,} papers"
+
+
+def _drop_row(name: str, before: float | int | None, after: float | int | None, kind: str) -> list[str]:
+    def show(value: float | int | None) -> str:
+        if value is None:
+            return "-"
+        return str(int(value)) if kind == "count" else f"{value:.2f}"
+
+    change = "-" if before is None or after is None else f"{after - before:+.2f}" if kind != "count" \
+        else f"{int(after - before):+d}"
+    return [name, show(before), show(after), change]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    missing = [p for p in args.corpora if not p.is_file()]
+    if missing:
+        print(f"error: no such corpus file: {', '.join(map(str, missing))}", file=sys.stderr)
+        return 2
+    distractors = distractor_corpus(args)
+    base = evaluate("seeds only", args.data_dir / "seeds", [SEED_CORPUS], args)
+    scaled = evaluate("seeds + distractors", args.data_dir / "scale", [SEED_CORPUS, *distractors], args)
+    print(f"# {base.name} ({_papers(base)})\n\n{format_report(base.report)}\n")
+    print(f"# {scaled.name} ({_papers(scaled)})\n\n{format_report(scaled.report)}\n")
+    print(f"# change from {_papers(base)} to {_papers(scaled)}\n\n{drop_table(base, scaled)}\n")
+    print(f"# ingest\n\n{ingest_line(base)}\n{ingest_line(scaled)}")
+    if args.json:
+        args.json.write_text(json.dumps({
+            "seeds": base.report.to_dict(), "scale": scaled.report.to_dict(),
+            "ingest": {run.name: ingest_line(run) for run in (base, scaled)},
+        }, indent=2, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
