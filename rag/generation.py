@@ -12,8 +12,6 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-import openai
-
 from .prompts import render
 from .retrieval import Source
 
@@ -66,6 +64,8 @@ class LLMWriter:
     """Streams an answer through the official openai client."""
 
     def __init__(self, base_url: str, api_key: str | None, model: str, timeout: float, max_retries: int) -> None:
+        import openai  # only when an endpoint is configured: the import costs about a second
+
         self.model = model
         self.base_url = base_url
         self._client = openai.OpenAI(
@@ -82,6 +82,8 @@ class LLMWriter:
         ``model`` overrides the configured model for this request (another model
         served by the same endpoint).
         """
+        import openai
+
         try:
             stream = self._client.chat.completions.create(
                 model=model or self.model, messages=messages, temperature=temperature,
