@@ -184,8 +184,17 @@ def score_support(text: str, evidence_by_source: Mapping[int, tuple[Sequence[str
     for (claim, numbers), vector in zip(claims, vectors):
         per_source = {n: _source_support(claim, vector, *evidence_by_source[n], coverage)
                       for n in numbers if n in evidence_by_source}
+        for n in per_source:
+            if not _figures(claim) <= _figures(" ".join(evidence_by_source[n][0])):
+                # a figure the source never states: one word of many to the overlap, all of the claim to a reader
+                per_source[n] = min(per_source[n], SUPPORT_THRESHOLD - 0.01)
         results.append(SentenceSupport(claim, numbers, per_source, max(per_source.values(), default=0.0)))
     return results
+
+
+def _figures(text: str) -> set[str]:
+    """Numbers in a text, normalised ("12,326" == "12326"); citation markers excluded."""
+    return {m.replace(",", "") for m in re.findall(r"\d+(?:[.,]\d+)*", CITATION.sub(" ", text))}
 
 
 def _source_support(claim: str, vector: np.ndarray, sentences: Sequence[str], vectors: np.ndarray,

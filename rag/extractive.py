@@ -171,7 +171,9 @@ def states_expected(plan: QuestionPlan, sentences: Sequence[str]) -> bool:
     """Whether the quoted sentences contain what the question asks for (a number, a list, a winner)."""
     if plan.expects == "number":
         question_numbers = set(re.findall(r"\d[\d.,]*", plan.question))
-        return any(_QUANTITY.search(_without(s, question_numbers)) for s in sentences)
+        counted = content_stems(plan.quantity_noun, compounds=False)  # "how many parameters": a count OF them
+        return any(_QUANTITY.search(_without(s, question_numbers)) and (not counted or counted & content_stems(s))
+                   for s in sentences)
     if plan.expects == "list" and plan.count:
         return any(_enumerates(s, plan.count, plan.count_noun) for s in sentences)
     if plan.expects == "superlative":
@@ -216,7 +218,8 @@ def answer(plan: QuestionPlan, question_vector: np.ndarray, sources: Sequence[So
     over from the conversation); evidence then comes from them first.
     """
     evidence = score_evidence(plan.question, question_vector, sources, bank)
-    if not evidence or max(e.similarity for e in evidence) < min_relevance:
+    pointed_at = bool(plan.carried) and any(e.paper_id in focus for e in evidence)  # "tell me more about the second one"
+    if not evidence or (max(e.similarity for e in evidence) < min_relevance and not pointed_at):
         return ExtractiveAnswer(REFUSAL, [], refused=True)
     if plan.kind == "compare" and len(focus) >= 2:
         return _compare(evidence, sources, focus)

@@ -85,7 +85,15 @@ _DEFINITION = re.compile(r"\b(?:stand\s+for|acronym|abbreviation|short\s+for|wha
                          re.IGNORECASE)
 _SUPERLATIVE = re.compile(r"\b(?:which|what|who)\b.*\b(?:best|worst|most|least|highest|lowest|strongest|weakest|fastest)\b",
                           re.IGNORECASE)
-_PAPER_ID = re.compile(r"\(?\b(p\d{2,}|[\w-]+\d{4}-[\w-]+)\b\)?")
+_ID_TOKEN = re.compile(r"[\w][\w.:/-]*[\w]|\w")
+_STOP_AFTER_NOUN = frozenset(
+    "does do did is are was were can could has have had will would should and or in on of for to across per "
+    "the a an by with from at than".split()
+)
+_REFERENCE_WORDS = frozenset(
+    "first second third fourth last latter former same other above previous next one two three four this that "
+    "these those other's same's".split()
+)
 
 
 @dataclass
@@ -103,6 +111,7 @@ class QuestionPlan:
     expects: Expects = "any"
     count: int | None = None
     count_noun: str = ""
+    quantity_noun: str = ""
     clauses: list[str] = field(default_factory=list)
 
 
@@ -115,6 +124,7 @@ def plan_question(question: str, papers: Sequence[Paper], history: Sequence[Mess
     count, noun = listed_count(question)
     plan = QuestionPlan(question=question, kind=kind, query=query, targets=named, parts=described,
                         carried=carried, expects=expected_answer(question), count=count, count_noun=noun,
+                        quantity_noun=quantity_noun(question),
                         clauses=sub_questions(question))
     if kind == "aggregate":
         plan.criterion = aggregate_criterion(question)
@@ -161,15 +171,19 @@ def _is_coined(token: str) -> bool:
 
 
 def link_names(question: str, papers: Sequence[Paper]) -> list[str]:
-    """Papers the question names: by label (as written) or by a coined name found in few abstracts."""
-    by_label = [p.id for p in papers if len(p.label) >= 3 and p.label in question  # cheap test first
-                and re.search(rf"(?<![\w-]){re.escape(p.label)}(?![\w-])", question) and _is_name(p.label)]
-    linked = dict.fromkeys(by_label if len(by_label) <= MAX_NAME_PAPERS else [])
+    """Papers the question names, in the order it names them.
+
+    By label (as written) or by a coined name found in few abstracts.
+    """
+    by_label = {p.id: question.find(p.label) for p in papers if len(p.label) >= 3 and p.label in question
+                and re.search(rf"(?<![\w-]){re.escape(p.label)}(?![\w-])", question) and _is_name(p.label)}
+    linked = by_label if len(by_label) <= MAX_NAME_PAPERS else {}
     for token in name_tokens(question):
         holders = _papers_containing(token, papers)
         if 0 < len(holders) <= MAX_NAME_PAPERS:
-            linked.update(dict.fromkeys(holders))
-    return list(linked)
+            for pid in holders:
+                linked.setdefault(pid, question.find(token))
+    return sorted(linked, key=lambda pid: linked[pid])
 
 
 def _is_name(label: str) -> bool:
@@ -189,9 +203,8 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     parts = []
     for match in _DESCRIBED.finditer(question):
         phrase = match.group(1).strip()
-        words = phrase.split()
-        if len(words) < 2 and not name_tokens(phrase):
-            continue  # "the paper", "the second paper": no description
+        if all(w.lower() in _REFERENCE_WORDS for w in phrase.split()):
+            continue  # "the paper", "the second paper": a pointer, not a description
         if any(by_id[pid].label.lower() in phrase.lower() for pid in named):
             continue  # "the IndRM causal-parents paper": already linked by name
         parts.append(phrase)
@@ -210,6 +223,19 @@ def expected_answer(question: str) -> Expects:
     if _DEFINITION.search(question):
         return "definition"
     return "any"
+
+
+def quantity_noun(question: str) -> str:
+    """What a "how many/much" question counts: "How many failed trajectories does ..." -> "trajectories"."""
+    match = re.search(r"\bhow\s+(?:many|much)\s+((?:[\w-]+\s*){1,3})", question, re.IGNORECASE)
+    if not match:
+        return ""
+    head = ""
+    for word in match.group(1).split():
+        if word.lower() in _STOP_AFTER_NOUN:
+            break
+        head = word
+    return head
 
 
 def sub_questions(question: str) -> list[str]:
@@ -256,7 +282,10 @@ def carry_over(question: str, history: Sequence[Message], papers: Sequence[Paper
 def _papers_in(text: str, papers: Sequence[Paper]) -> list[str]:
     """Paper ids and names mentioned in a previous answer, in order of mention."""
     ids = {p.id for p in papers}
-    found = {m.group(1): m.start() for m in _PAPER_ID.finditer(text) if m.group(1) in ids}
+    found: dict[str, int] = {}
+    for m in _ID_TOKEN.finditer(text):
+        if m.group(0) in ids:
+            found.setdefault(m.group(0), m.start())
     for pid in link_names(text, papers):
         found.setdefault(pid, text.find(next(p.label for p in papers if p.id == pid)))
     return sorted(found, key=lambda pid: found[pid])

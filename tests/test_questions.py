@@ -1,0 +1,453 @@
+"""Question understanding (rag.questions): kind, criterion, named papers, expected answer, follow-ups.
+
+Pure functions over paper lists, so no model is loaded here. Two corpora:
+
+* ``mini``: seven hand-written abstracts (tests/data/mini_corpus.jsonl) with coined
+  method names (GlowNet, RiverSense, TideFormer, LoomQA, MoleGraph, PathRoute) and
+  one paper whose label is a descriptive phrase ("Beehive acoustics");
+* ``seeds``: the shipped seed corpus (ids p01..p19), read without indexing.
+
+The questions are phrased for these tests; none comes from the dev question set.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rag.config import SEED_CORPUS
+from rag.corpus import Paper, load_corpus, make_paper
+from rag.generation import Message
+from rag.questions import (
+    MAX_NAME_PAPERS,
+    aggregate_criterion,
+    carry_over,
+    classify,
+    criterion_alternatives,
+    described_parts,
+    exclusion_phrase,
+    expected_answer,
+    link_names,
+    listed_count,
+    name_tokens,
+    narrow_carried,
+    needs_context,
+    plan_question,
+    sub_questions,
+)
+
+MINI_CORPUS = Path(__file__).resolve().parent / "data" / "mini_corpus.jsonl"
+
+
+@pytest.fixture(scope="module")
+def mini() -> list[Paper]:
+    papers = load_corpus(MINI_CORPUS)
+    labels = {p.id: p.label for p in papers}
+    assert labels == {"m1": "GlowNet", "m2": "RiverSense", "m3": "TideFormer", "m4": "LoomQA",
+                      "m5": "MoleGraph", "m6": "PathRoute", "m7": "Beehive acoustics"}
+    return papers
+
+
+@pytest.fixture(scope="module")
+def seeds() -> list[Paper]:
+    return load_corpus(SEED_CORPUS)
+
+
+def seed_id(papers: list[Paper], label: str) -> str:
+    return next(p.id for p in papers if p.label == label)
+
+
+# --------------------------------------------------------------------------- kind
+
+
+@pytest.mark.parametrize("question", [
+    "Which papers evaluate on satellite imagery?",
+    "Which other papers rely on synthetic training data?",
+    "What papers report wall-clock speedups?",
+    "What studies in this corpus examine protein design?",
+    "List all papers that release their code.",
+    "List all the papers that mention pruning.",
+    "Are there papers about speech recognition?",
+    "Do any papers study legged robots?",
+    "How many papers use transformers?",
+])
+def test_questions_about_sets_of_papers_are_aggregate(question) -> None:
+    assert classify(question) == "aggregate"
+    assert plan_question(question, []).kind == "aggregate"
+
+
+@pytest.mark.parametrize("question", [
+    "Which paper proposes a benchmark of failed agent runs?",
+    "What paper introduces drifting sensor capsules?",
+    "Which method processes the most frames per second?",
+    "What does the detector count?",
+    "How are the capsules recovered?",
+])
+def test_questions_about_one_thing_are_fact(question) -> None:
+    assert classify(question) == "fact"
+
+
+@pytest.mark.parametrize("question", [
+    "How do GlowNet and TideFormer differ?",
+    "Compare RiverSense with MoleGraph.",
+    "LoomQA versus PathRoute: what does each take as input?",
+    "What is the difference between PathRoute and RiverSense?",
+    "Which is larger, the MoleGraph training set or the PathRoute instances?",
+    "Which of GlowNet and TideFormer reports a lower error?",
+])
+def test_two_named_papers_with_comparison_wording_are_compare(mini, question) -> None:
+    plan = plan_question(question, mini)
+    assert plan.kind == "compare", plan
+    assert len(plan.targets) == 2
+
+
+def test_compare_needs_two_papers_and_comparison_wording(mini) -> None:
+    # One named paper: a comparison with "earlier detectors" is still a fact question about it.
+    one = plan_question("How does GlowNet compare with earlier flash detectors?", mini)
+    assert one.kind == "fact" and one.targets == ["m1"]
+    # Two named papers inside a "which papers" question: the aggregate reading wins.
+    assert plan_question("Which papers compare GlowNet and TideFormer?", mini).kind == "aggregate"
+    # No comparison wording and no named paper.
+    assert plan_question("What sensors float downstream?", mini).kind == "fact"
+
+
+def test_named_papers_keep_the_order_the_question_names_them(mini) -> None:
+    """A comparison answer is laid out in ``plan.targets`` order, so it must follow the question.
+
+    BUG: ``link_names`` lists label matches in corpus order (``[p.id for p in papers ...]``),
+    so "TideFormer and GlowNet" comes out as [m1, m3] (GlowNet first).
+    """
+    assert plan_question("How do TideFormer and GlowNet differ?", mini).targets == ["m3", "m1"]
+    assert plan_question("How does LoomQA differ from RiverSense?", mini).targets == ["m4", "m2"]
+    assert plan_question("How does RiverSense differ from LoomQA?", mini).targets == ["m2", "m4"]
+
+
+# --------------------------------------------------------------------------- aggregate criterion
+
+
+@pytest.mark.parametrize(("question", "criterion"), [
+    ("Which papers in the collection use spectral clustering?", "spectral clustering"),
+    ("What papers in this corpus focus on coral reefs?", "coral reefs"),
+    ("Which studies investigate soil erosion?", "soil erosion"),
+    ("Which papers are mainly about graph learning?", "graph learning"),
+    ("Are there papers that deal with speech?", "speech"),
+    ("List all papers that propose new benchmarks.", "new benchmarks"),
+    ("Which other papers from the set tackle vehicle routing?", "vehicle routing"),
+    ("Do any papers study honeybees?", "honeybees"),
+])
+def test_aggregate_criterion_strips_the_lead_and_filler_verbs(question, criterion) -> None:
+    assert aggregate_criterion(question) == criterion
+    assert plan_question(question, []).criterion == criterion
+
+
+def test_aggregate_criterion_keeps_content_verbs() -> None:
+    # "forecast" and "monitor" are the criterion itself, not filler.
+    assert aggregate_criterion("Which papers forecast sea levels?") == "forecast sea levels"
+    assert aggregate_criterion("Which papers monitor rivers?") == "monitor rivers"
+
+
+@pytest.mark.parametrize(("criterion", "alternatives"), [
+    ("satellite or aerial imagery", ["satellite", "aerial imagery"]),
+    ("sensor data, including drifting capsules", ["sensor data", "drifting capsules"]),
+    ("insects such as bees or fireflies", ["insects", "bees", "fireflies"]),
+    ("graph neural networks", ["graph neural networks"]),
+])
+def test_criterion_alternatives_split_on_or_including_such_as(criterion, alternatives) -> None:
+    assert criterion_alternatives(criterion) == alternatives
+
+
+# --------------------------------------------------------------------------- names
+
+
+def test_name_tokens_finds_coined_names() -> None:
+    text = ("We compare GlowNet, R2D2, Salt&Pepper, TIDE-NET, Qwen2.5-7B, mRNA and ResNet50 "
+            "against the Transformer, an LLM on one GPU and the BERT baseline.")
+    assert name_tokens(text) == ["GlowNet", "R2D2", "Salt&Pepper", "TIDE-NET", "Qwen2.5-7B", "mRNA", "ResNet50"]
+
+
+@pytest.mark.parametrize("text", [
+    "Which method is fastest on a single GPU?",
+    "Does the LLM beat the CNN and BERT on the state-of-the-art benchmark?",
+    "What do Transformers and Graph networks have in common?",
+    "fine-tuning, pre-training and self-attention",
+])
+def test_name_tokens_skips_plain_words_and_acronyms(text) -> None:
+    assert name_tokens(text) == []
+
+
+def test_name_tokens_are_unique_and_in_order() -> None:
+    assert name_tokens("Is MoleGraph better than PathRoute? MoleGraph uses graphs.") == ["MoleGraph", "PathRoute"]
+
+
+def test_link_names_by_label(mini) -> None:
+    assert link_names("What does GlowNet count?", mini) == ["m1"]
+    assert link_names("Where was RiverSense deployed?", mini) == ["m2"]
+    # A whole-word match only: a longer coined word is not the label.
+    assert link_names("Is GlowNetV2 any faster?", mini) == []
+
+
+def test_link_names_by_a_coined_name_inside_an_abstract(mini) -> None:
+    # "CoastBench" is not a label; it appears in TideFormer's abstract only.
+    assert link_names("Which split of CoastBench is hardest?", mini) == ["m3"]
+    # An acronym label still links although acronyms are not coined names.
+    acronym = make_paper("We present RAPID, a planner for warehouse robots.", id="x1", title="RAPID: fast planning")
+    assert acronym.label == "RAPID"
+    assert link_names("What does RAPID plan?", [*mini, acronym]) == ["x1"]
+
+
+def test_a_descriptive_label_is_not_taken_for_a_name(mini) -> None:
+    # "Beehive acoustics" is a topic, not a name: typing it does not pin the question to m7.
+    assert link_names("Is there work on beehive acoustics?", mini) == []
+
+
+def _with_shared_name(n: int) -> list[Paper]:
+    topics = ["river sediment", "urban heat", "crop yields", "glacier melt", "bird migration"]
+    return [make_paper(f"We study {topic} and train our models with PyTorch on public data.", id=f"s{i}",
+                       title=f"Study of {topic}") for i, topic in enumerate(topics[:n])]
+
+
+def test_a_coined_name_in_few_abstracts_links_them_all() -> None:
+    papers = _with_shared_name(MAX_NAME_PAPERS)
+    assert link_names("Which results were obtained with PyTorch?", papers) == [p.id for p in papers]
+
+
+def test_a_coined_name_in_many_abstracts_is_a_term_not_a_name() -> None:
+    papers = _with_shared_name(MAX_NAME_PAPERS + 1)
+    assert link_names("Which results were obtained with PyTorch?", papers) == []
+
+
+def test_link_names_on_the_seed_corpus(seeds) -> None:
+    assert link_names("Does DaTMe need any retraining?", seeds) == [seed_id(seeds, "DaTMe")]
+    # "TabPFN" is not a label, but only the tabular foundation model abstract contains it.
+    assert link_names("How well does TabPFN cope with rare ancestries?", seeds) == [
+        seed_id(seeds, "Tabular foundation models")]
+    assert link_names("What do large models get wrong?", seeds) == []
+
+
+# --------------------------------------------------------------------------- described papers
+
+
+def test_described_parts_keep_descriptions_of_unnamed_papers(mini) -> None:
+    question = "Compare the river pollution sensor paper with the coastal flood forecasting study."
+    assert described_parts(question, [], mini) == ["river pollution sensor", "coastal flood forecasting"]
+    plan = plan_question(question, mini)
+    assert plan.parts == ["river pollution sensor", "coastal flood forecasting"]
+    assert plan.kind == "compare" and plan.targets == []
+
+
+def test_described_parts_skip_bare_and_already_named_references(mini) -> None:
+    assert described_parts("What does the paper report?", [], mini) == []
+    assert described_parts("What does the second paper report?", [], mini) == []
+    # "the GlowNet paper" is already linked by its name.
+    assert described_parts("In the GlowNet paper, what is counted?", ["m1"], mini) == []
+    # A coined name alone is a description worth keeping when it names no paper of the corpus.
+    assert described_parts("What does the SwiftBee paper claim?", [], mini) == ["SwiftBee"]
+
+
+def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
+    """"the textile paper" / "the flood paper" describe two papers; the question compares them.
+
+    BUG: ``described_parts`` drops every one-word description that is not a coined name
+    (meant for "the second paper", "the same paper"), so this plan has no parts, stays
+    "fact", and the extractive answer quotes only one of the two papers.
+    """
+    plan = plan_question("How do the textile paper and the flood paper differ?", mini)
+    assert plan.parts == ["textile", "flood"]
+    assert plan.kind == "compare"
+
+
+# --------------------------------------------------------------------------- expected answer
+
+
+@pytest.mark.parametrize(("question", "expects"), [
+    ("How many stops do the routing instances have?", "number"),
+    ("How much faster than the physics model is the forecaster?", "number"),
+    ("By how much does the error drop?", "number"),
+    ("What percentage of flashes are missed?", "number"),
+    ("How large is the training set?", "number"),
+    ("Which four sensors does the capsule carry?", "list"),
+    ("Name the two datasets used for testing.", "list"),
+    ("What are the three baselines?", "list"),
+    ("Which model performs best on the hardest split?", "superlative"),
+    ("What is the fastest detector in the study?", "superlative"),
+    ("Why do the capsules dissolve?", "reason"),
+    ("What does GNN stand for?", "definition"),
+    ("What is a grid graph?", "definition"),
+    ("What is the role of the pointer decoder?", "any"),
+    ("Where was the swarm deployed?", "any"),
+    ("Which of GlowNet and TideFormer is better?", "any"),  # comparison, not a superlative
+])
+def test_expected_answer(question, expects) -> None:
+    assert expected_answer(question) == expects
+
+
+@pytest.mark.parametrize(("question", "count", "head"), [
+    ("Which four sensors does the capsule carry?", 4, "sensors"),
+    ("Name the two datasets used for testing.", 2, "datasets"),
+    ("What are the names of the three baselines?", 3, "baselines"),
+    ("Which 5 cities were routed?", 5, "cities"),
+])
+def test_listed_count_reads_the_number_and_the_listed_noun(question, count, head) -> None:
+    number, noun = listed_count(question)
+    assert number == count
+    assert noun.split()[0] == head
+
+
+@pytest.mark.parametrize("question", ["How many cities were routed?", "Which cities were routed?",
+                                      "What are the benchmarks?"])
+def test_listed_count_is_none_without_a_count(question) -> None:
+    assert listed_count(question) == (None, "")
+
+
+def test_plan_carries_expected_kind_and_count(mini) -> None:
+    plan = plan_question("Which three benchmarks is TideFormer evaluated on?", mini)
+    assert (plan.kind, plan.expects, plan.count, plan.targets) == ("fact", "list", 3, ["m3"])
+    assert plan.count_noun.startswith("benchmarks")
+
+
+# --------------------------------------------------------------------------- multi-part questions
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    ("What does RiverSense measure, and how many capsules does it use?",
+     ["What does RiverSense measure", "how many capsules does it use"]),
+    ("Which dataset is used? What metric is reported?", ["Which dataset is used", "What metric is reported"]),
+    ("How fast is GlowNet, and on which hardware does it run?", ["How fast is GlowNet", "on which hardware does it run"]),
+])
+def test_sub_questions_split_multi_part_questions(question, parts) -> None:
+    assert sub_questions(question) == parts
+
+
+@pytest.mark.parametrize("question", [
+    "What does the model encode and decode?",
+    "Which sensors and rivers are involved?",
+    "How are reactants represented?",
+])
+def test_sub_questions_leave_single_questions_alone(question) -> None:
+    assert sub_questions(question) == []
+
+
+# --------------------------------------------------------------------------- follow-ups
+
+HISTORY = [
+    Message("user", "Which papers apply graph neural networks?"),
+    Message("assistant", "Three do: **PathRoute** (m6) routes deliveries [1], **RiverSense** (m2) fuses capsule "
+                         "readings [2] and **MoleGraph** (m5) predicts yields [3]."),
+]
+
+
+@pytest.mark.parametrize("question", [
+    "What data do they use?",
+    "How large is its training set?",
+    "Tell me more about the second one.",
+    "What does the latter predict?",
+    "and for rivers?",
+    "Also the error?",
+    "Any limitations?",
+])
+def test_follow_ups_need_context_only_when_there_is_history(question) -> None:
+    assert needs_context(question, HISTORY)
+    assert not needs_context(question, [])
+
+
+@pytest.mark.parametrize("question", [
+    "Which benchmarks does TideFormer report results on?",
+    "What error does GlowNet reach on flash counting?",
+])
+def test_standalone_questions_need_no_context(question) -> None:
+    assert not needs_context(question, HISTORY)
+
+
+def test_carry_over_takes_the_papers_of_the_last_answer_in_order_of_mention(mini) -> None:
+    carried, query = carry_over("What data do they use?", HISTORY, mini)
+    assert carried == ["m6", "m2", "m5"]
+    assert query.startswith("Which papers apply graph neural networks?")
+    assert query.endswith("What data do they use?")
+    assert all(label in query for label in ("PathRoute", "RiverSense", "MoleGraph"))
+
+
+def test_carry_over_reads_seed_ids_and_labels(seeds) -> None:
+    history = [Message("user", "Which benchmark collects failed multi-agent runs?"),
+               Message("assistant", "The large failure-attribution benchmark (p05) does [1].")]
+    carried, query = carry_over("How were the failures labelled?", history, seeds)
+    assert carried == ["p05"]
+    assert query.startswith("Which benchmark collects failed multi-agent runs?")
+    assert "Who&When Pro" in query and query.endswith("How were the failures labelled?")
+
+    by_label = [Message("user", "Anything on faster image generation or on calibration?"),
+                Message("assistant", "Yes: DaTMe merges tokens [1], while CoCHI edits attention heads [2].")]
+    assert carry_over("Do they need training?", by_label, seeds)[0] == [seed_id(seeds, "DaTMe"),
+                                                                       seed_id(seeds, "CoCHI")]
+
+
+def test_carry_over_uses_the_latest_turns(mini) -> None:
+    history = [*HISTORY, Message("user", "And which one forecasts floods?"),
+               Message("assistant", "TideFormer (m3) forecasts storm surge [1].")]
+    assert carry_over("How fast is it?", history, mini)[0] == ["m3"]
+
+
+def test_carry_over_falls_back_to_the_papers_the_last_question_named(mini) -> None:
+    history = [Message("user", "Tell me about GlowNet and LoomQA."), Message("assistant", "I could not find that.")]
+    carried, query = carry_over("How do they differ?", history, mini)
+    assert sorted(carried) == ["m1", "m4"]
+    assert query.startswith("Tell me about GlowNet and LoomQA.")
+
+
+def test_carry_over_reads_any_corpus_id_in_the_last_answer(mini) -> None:
+    """Ids are whatever the corpus uses (jsonl "id"), not only seed-style "p05".
+
+    BUG: ``_papers_in`` only recognises ids matching ``_PAPER_ID`` (``p\\d{2,}`` or
+    ``name2023-x``), so an answer citing "(m2)" carries nothing over.
+    """
+    history = [Message("user", "Which of these would a water agency care about most?"),
+               Message("assistant", "Probably the one in (m2), about pollution.")]
+    carried, _ = carry_over("What do they predict with the graph neural network?", history, mini)
+    assert carried == ["m2"]
+
+
+def test_no_carry_over_without_history_or_for_a_standalone_question(mini) -> None:
+    assert carry_over("What data do they use?", [], mini) == ([], "What data do they use?")
+    standalone = "Which benchmarks does TideFormer report results on?"
+    assert carry_over(standalone, HISTORY, mini) == ([], standalone)
+
+
+def test_plan_of_a_follow_up(mini) -> None:
+    plan = plan_question("What does the second one measure?", mini, HISTORY)
+    assert plan.carried == ["m6", "m2", "m5"] and plan.targets == []
+    assert plan.query != plan.question and plan.query.endswith(plan.question)
+    # A follow-up that names its paper is standalone: nothing is carried, the query is the question.
+    named = plan_question("And what does MoleGraph predict?", mini, HISTORY)
+    assert named.carried == [] and named.targets == ["m5"] and named.query == "And what does MoleGraph predict?"
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Tell me more about the second one.", ["b"]),
+    ("And the first one?", ["a"]),
+    ("What does the third one use?", ["c"]),
+    ("What about the latter?", ["c"]),
+    ("What about the former?", ["a"]),
+    ("How was the last one evaluated?", ["c"]),
+    ("How do they compare?", ["a", "b", "c"]),
+])
+def test_narrow_carried_picks_by_position(question, expected) -> None:
+    assert narrow_carried(question, ["a", "b", "c"]) == expected
+
+
+def test_narrow_carried_out_of_range_keeps_all() -> None:
+    assert narrow_carried("And the third one?", ["a", "b"]) == ["a", "b"]
+    assert narrow_carried("And the second one?", []) == []
+
+
+@pytest.mark.parametrize(("question", "phrase"), [
+    ("And the one that isn't about image generation?", "image generation"),
+    ("What about the one that is not about rivers, what does it predict?", "rivers"),
+    ("Tell me about the one which doesn't use graphs.", "use graphs"),
+])
+def test_exclusion_phrase(question, phrase) -> None:
+    assert exclusion_phrase(question) == phrase
+
+
+def test_no_exclusion_phrase_without_one() -> None:
+    assert exclusion_phrase("Which one is about rivers?") is None
+    assert exclusion_phrase("What is not stated in the abstract?") is None
