@@ -31,13 +31,13 @@ MAX_NAME_PAPERS = 3  # a token found in more abstracts than this is a term, not 
 
 _AGGREGATE = re.compile(
     r"^\s*(?:(?:which|what)\s+(?:other\s+)?(?:papers|works|studies|articles|abstracts)\b"
-    r"|(?:list|name|find|show)\s+(?:all|every|the)\s+(?:the\s+)?(?:papers|works|studies)\b"
+    r"|(?:list|name|find|show)\s+(?:all|every|the)\s+(?:the\s+)?(?:papers?|works?|stud(?:y|ies))\b"
     r"|(?:are\s+there|do\s+any|does\s+any|how\s+many)\s+(?:other\s+)?(?:papers|works|studies)\b)",
     re.IGNORECASE,
 )
 _AGGREGATE_LEAD = re.compile(
     r"^\s*(?:(?:which|what)\s+(?:other\s+)?(?:papers|works|studies|articles|abstracts)"
-    r"|(?:list|name|find|show)\s+(?:all|every|the)\s+(?:the\s+)?(?:papers|works|studies)"
+    r"|(?:list|name|find|show)\s+(?:all|every|the)\s+(?:the\s+)?(?:papers?|works?|stud(?:y|ies))"
     r"|(?:are\s+there|do\s+any|does\s+any|how\s+many)\s+(?:other\s+)?(?:papers|works|studies))"
     r"(?:\s+(?:in|of|from)\s+(?:the|this)\s+(?:collection|corpus|set|list))?"
     r"(?:\s+(?:that|which|who))?\s*",
@@ -46,7 +46,7 @@ _AGGREGATE_LEAD = re.compile(
 _CRITERION_VERB = re.compile(
     r"^(?:(?:are|is)\s+)?(?:(?:mainly|primarily|also)\s+)?(?:study|studies|studied|investigate|involve|involves|use|uses|"
     r"work\s+(?:with|on)|deal\s+with|address|focus\s+on|propose|introduce|describe|are\s+about|is\s+about|about|"
-    r"concern|consider|tackle|apply)\b\s*",
+    r"concern|consider|tackle|apply|on|rely\s+on|build\s+on)\b\s*",
     re.IGNORECASE,
 )
 _COMPARE = re.compile(
@@ -67,8 +67,8 @@ _EXCLUDING = re.compile(r"\bthe\s+one\s+(?:that|which)\s+(?:isn'?t|is\s+not|does
 _ORDINAL = {"first": 0, "second": 1, "third": 2, "former": 0, "latter": -1, "last": -1}
 _ORDINAL_REF = re.compile(r"\bthe\s+(first|second|third|former|latter|last)\b(?:\s+one)?", re.IGNORECASE)
 _NUMBER_WANTED = re.compile(
-    r"\b(?:how\s+(?:many|much|large|big|long|fast)|by\s+how|what\s+(?:percentage|fraction|number|speedup|accuracy|"
-    r"improvement|gain|size|ratio)|how\s+much)\b",
+    r"\b(?:how\s+(?:many|much|large|big|long|fast)|by\s+how|what\s+(?:(?:is|are|was|were)\s+the\s+)?"
+    r"(?:percentage|fraction|number|speedup|accuracy|improvement|gain|size|ratio)|how\s+much)\b",
     re.IGNORECASE,
 )
 _COUNT_LIST = re.compile(
