@@ -1,8 +1,9 @@
 """The one API the CLI and the UI share: open a corpus, ask, get a cited answer.
 
-One question flows: validate -> retrieve sources -> extractive answer, or LLM
-answer streamed through the citation filter (falling back to extractive when
-the endpoint fails) -> a finished :class:`Answer` with checked citations.
+One question flows: validate -> plan (kind, named papers, standalone query) ->
+gather sources -> extractive answer, or LLM answer streamed through the citation
+filter (falling back to extractive when the endpoint fails) -> a finished
+:class:`Answer` with checked citations and per-sentence support scores.
 """
 
 from __future__ import annotations
@@ -162,6 +163,7 @@ class Assistant:
 
     def retrieve(self, question: str, paper_ids: Sequence[str] | None = None, top_k: int | None = None,
                  mode: Mode | None = None) -> list[Source]:
+        """Plain retrieval for a query, without question understanding (tests, diagnostics)."""
         return self.retriever.search(question, top_k or self.settings.top_k, paper_ids,
                                      mode or self.settings.retriever)
 

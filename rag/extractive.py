@@ -9,12 +9,11 @@ nothing is close enough.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import re
 
 import numpy as np
 
@@ -22,7 +21,7 @@ from .chunking import Sentence, split_sentences
 from .citations import escape_brackets
 from .corpus import Paper
 from .embedding import Embedder
-from .lexical import TermWeights, content_stems, stem as _STEM
+from .lexical import TermWeights, content_stems, stem
 from .questions import QuestionPlan
 from .retrieval import Source
 
@@ -196,7 +195,7 @@ def _enumerates(sentence: str, count: int, noun: str) -> bool:
         rest = sentence[mention.end():]
         opener = _LIST_OPENER.search(rest)
         return bool(opener) and len(_SEPARATOR.findall(rest[opener.end():])) >= count - 1
-    words = [_STEM(w) for w in re.findall(r"[\w-]+", sentence.lower())]
+    words = [stem(w) for w in re.findall(r"[\w-]+", sentence.lower())]
     return any(words.count(stem) >= count for stem in content_stems(noun, compounds=False))
 
 
@@ -331,7 +330,7 @@ def qualifying(alternatives: Sequence[str], papers: Sequence[Paper], bank: Sente
                   key=lambda m: -m.score)
 
 
-def _banked(papers: Sequence[Paper], bank: SentenceBank):
+def _banked(papers: Sequence[Paper], bank: SentenceBank) -> list[tuple[Paper, tuple[list[Sentence], np.ndarray]]]:
     banked = bank.get(papers)
     return [(p, banked[p.id]) for p in papers]
 

@@ -22,7 +22,6 @@ phrased for these tests, not taken from the dev set.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
