@@ -153,6 +153,11 @@ def _print_streamed(response) -> None:
             "llm": f"written by {answer.model}", "fallback": "extractive fallback"}[answer.mode]
     removed = f"; {answer.removed_citations} invalid citation(s) removed" if answer.removed_citations else ""
     print(f"\n[{mode}{removed}]")
+    unsupported = [s for s in answer.support if not s.supported]
+    if unsupported:
+        print(f"\nnot clearly supported by the sources they cite ({len(unsupported)}):")
+        for claim in unsupported:
+            print(f"  - {claim.sentence[:160]}  (support {claim.score:.2f})")
     if answer.sources:
         print("\nSources:")
     for source in answer.sources:

@@ -193,6 +193,8 @@ def test_llm_answer_shows_model_badge_and_uses_history(llm_env: pytest.MonkeyPat
     assert "[[1]](#src-1-1)" in answer_text(at)
     assert "removed" in badge(at), "the fake model's invalid [99] is removed and counted"
     assert any(":orange-background[" in m.value for m in last_reply(at).markdown), "cited sentence highlighted"
+    flagged = [w.value for w in last_reply(at).warning if "not clearly supported" in w.value]
+    assert flagged and "does not exist" in flagged[0], "the claim that lost its fabricated citation is flagged"
     follow_up = "And which modalities does it cover?"
     ask(at, follow_up)
     request = next(r for r in reversed(openai_server.requests("echo-cite")) if follow_up in str(r["messages"]))

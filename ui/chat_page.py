@@ -167,7 +167,17 @@ def _show_answer_details(assistant: Assistant, answer: Answer, number: int) -> N
         st.info("No answer text came back; the sources below are what the search found.")
     st.caption(f":{BADGE_COLORS[answer.mode]}-badge[{escape(mode_badge(answer, service.endpoint(assistant)))}]"
                f" {escape(_timing(answer))}")
+    _flag_unsupported(answer)
     _show_sources(answer, number)
+
+
+def _flag_unsupported(answer: Answer) -> None:
+    """Sentences whose citations don't back them (offline support score), so the reader checks those first."""
+    unsupported = [s for s in answer.support if not s.supported]
+    if unsupported:
+        lines = "\n".join(f"- {escape(s.sentence)} (support {s.score:.2f})" for s in unsupported)
+        st.warning(f"{len(unsupported)} sentence(s) not clearly supported by the sources they cite:\n{lines}",
+                   icon=":material/fact_check:")
 
 
 def mode_badge(answer: Answer, endpoint: str | None) -> str:
