@@ -70,6 +70,9 @@ class Settings(BaseSettings):
     lexical_weight: float = Field(
         0.3, ge=0.0, le=1.0, description="Weight of the normalised BM25 score added to cosine similarity (hybrid)."
     )
+    rerank: int = Field(
+        0, ge=0, le=100, description="Top hybrid candidates re-ordered by their best sentence as well (0: off)."
+    )
     min_relevance: float = Field(
         0.25, ge=0.0, le=1.0, description="Below this evidence similarity the extractive answer refuses."
     )

@@ -14,7 +14,7 @@ the dense model found (see ``lexical`` for the normalisation).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -26,6 +26,7 @@ from .lexical import LexicalIndex, matched_terms
 from .store import VectorStore
 
 Mode = Literal["hybrid", "dense", "bm25"]
+SentenceSimilarity = Callable[[np.ndarray, Sequence[str]], dict[str, float]]
 
 
 @dataclass
@@ -58,13 +59,16 @@ class Retriever:
     """Hybrid retrieval over one indexed corpus."""
 
     def __init__(self, papers: Mapping[str, Paper], store: VectorStore, embedder: Embedder,
-                 lexical: LexicalIndex, candidates: int = 100, lexical_weight: float = 0.3) -> None:
+                 lexical: LexicalIndex, candidates: int = 100, lexical_weight: float = 0.3,
+                 rerank: int = 0, sentence_similarity: SentenceSimilarity | None = None) -> None:
         self.papers = papers
         self.store = store
         self.embedder = embedder
         self.lexical = lexical
         self.candidates = candidates
         self.lexical_weight = lexical_weight
+        self.rerank = rerank if sentence_similarity else 0
+        self.sentence_similarity = sentence_similarity
 
     def search(self, query: str, k: int, paper_ids: Sequence[str] | None = None,
                mode: Mode = "hybrid") -> list[Source]:
@@ -94,7 +98,20 @@ class Retriever:
         candidates = set(dense) | set(lexical_top)
         scored = [self._score(pid, dense.get(pid, 0.0), float(lexical_scores[self.lexical.row(pid)]), mode)
                   for pid in candidates]
-        return sorted(scored, key=lambda s: (-s.score, s.paper_id))
+        ranked = sorted(scored, key=lambda s: (-s.score, s.paper_id))
+        return self._rerank(vector, ranked) if mode == "hybrid" and self.rerank else ranked
+
+    def _rerank(self, vector: np.ndarray, ranked: list[Scored]) -> list[Scored]:
+        """Re-order the top candidates with their best single sentence as well as their best chunk.
+
+        A chunk vector averages a whole abstract; a question about one claim can
+        match one sentence far better. The re-ordered head stays above the tail.
+        """
+        head, tail = ranked[: self.rerank], ranked[self.rerank :]
+        best_sentence = self.sentence_similarity(vector, [s.paper_id for s in head])
+        rescored = [Scored(s.paper_id, 0.5 * (s.dense + best_sentence.get(s.paper_id, s.dense))
+                           + self.lexical_weight * s.lexical, s.dense, s.lexical) for s in head]
+        return sorted(rescored, key=lambda s: (-s.score, s.paper_id)) + tail
 
     def _score(self, pid: str, dense: float, lexical: float, mode: Mode) -> Scored:
         if mode == "dense":
