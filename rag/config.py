@@ -68,7 +68,7 @@ class Settings(BaseSettings):
     candidates: int = Field(100, ge=10, description="Chunks fetched from each retriever before fusion.")
     retriever: Literal["hybrid", "dense", "bm25"] = Field("hybrid", description="Which retriever answers questions.")
     lexical_weight: float = Field(
-        0.3, ge=0.0, le=1.0, description="Weight of the normalised BM25 score added to cosine similarity (hybrid)."
+        1.0, ge=0.0, le=5.0, description="Weight of the normalised BM25 score added to cosine similarity (hybrid)."
     )
     rerank: int = Field(
         0, ge=0, le=100, description="Top hybrid candidates re-ordered by their best sentence as well (0: off)."
