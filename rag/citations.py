@@ -130,6 +130,9 @@ class StreamingCitationFilter:
 
 SUPPORT_THRESHOLD = 0.5  # at or above: a sentence counts as supported by its citation(s)
 _LABEL_PREFIX = re.compile(r"^(?:\d+\.\s*)?\*\*[^*]+\*\*\s*(?:\([\w.-]+\))?\s*:?\s*")  # "**DaTMe** (p12): "
+_ABOUT_THE_SOURCES = re.compile(
+    r"\b(?:abstracts?|sources?|corpus|papers?)\b[^.]*\b(?:don't|do not|doesn't|does not|cannot|can't)\b", re.IGNORECASE
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*\"(\[])|\n+")
 
 
@@ -156,8 +159,8 @@ def answer_sentences(text: str) -> list[tuple[str, list[int]]]:
     out = []
     for piece in _SENTENCE_END.split(text):
         numbers = cited_numbers(piece)
-        if not numbers and piece.rstrip().endswith(":"):
-            continue
+        if not numbers and (piece.rstrip().endswith(":") or _ABOUT_THE_SOURCES.search(piece)):
+            continue  # a lead-in, or a statement about the sources ("the abstracts don't state ..."), not a claim
         bare = _LABEL_PREFIX.sub("", CITATION.sub("", piece).strip(" \t-|#>")).strip(" \t*:")
         if len(re.findall(r"[A-Za-z]{2,}", bare)) >= 3:
             out.append((bare, numbers))

@@ -159,7 +159,7 @@ def _print_streamed(response) -> None:
         for claim in unsupported:
             print(f"  - {claim.sentence[:160]}  (support {claim.score:.2f})")
     if answer.sources:
-        print("\nSources:")
+        print("\nClosest papers (none answers this):" if answer.refused and not answer.cited else "\nSources:")
     for source in answer.sources:
         mark = "*" if source.number in answer.cited else " "
         print(f"{mark}[{source.number}] {source.paper.label} ({source.paper.id})  relevance {source.score:.2f}")

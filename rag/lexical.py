@@ -24,8 +24,10 @@ import Stemmer
 from .corpus import Paper
 
 _STEMMER = Stemmer.Stemmer("english")
-# bm25s's English list (33 words) keeps question words; for overlap and display we
-# also drop the function words that every question carries.
+TOKENIZATION = 2  # bump when tokenisation changes: saved BM25 indexes are rebuilt
+# bm25s's English list (33 words) keeps question words ("what", "which", "how"): a
+# question of nothing else would give the one abstract saying "what" a perfect
+# normalised BM25 score. BM25, overlap and display all drop this longer list.
 STOPWORDS = frozenset(bm25s.stopwords.STOPWORDS_EN) | frozenset(
     "a about above after all also am an any are as at be been being both but by can could did do does doing "
     "done each few for from had has have having he her here hers him his how i if in into is it its itself just "
@@ -61,7 +63,7 @@ class LexicalIndex:
     @classmethod
     def build(cls, papers: Sequence[Paper]) -> LexicalIndex:
         tokens = bm25s.tokenize(
-            [paper_document(p) for p in papers], stopwords="en", stemmer=_STEMMER, show_progress=False
+            [paper_document(p) for p in papers], stopwords=list(STOPWORDS), stemmer=_STEMMER, show_progress=False
         )
         retriever = bm25s.BM25()
         retriever.index(tokens, show_progress=False)
@@ -70,7 +72,7 @@ class LexicalIndex:
     @classmethod
     def load_or_build(cls, papers: Sequence[Paper], cache_dir: Path) -> LexicalIndex:
         """Reuse the index saved for exactly this corpus; rebuild (and save) otherwise."""
-        folder = Path(cache_dir) / f"bm25-{corpus_signature(papers)}"
+        folder = Path(cache_dir) / f"bm25-v{TOKENIZATION}-{corpus_signature(papers)}"
         ids_file = folder / "paper_ids.json"
         if ids_file.exists():
             try:
@@ -95,7 +97,8 @@ class LexicalIndex:
 
     def query_terms(self, question: str) -> list[str]:
         """Stemmed query tokens known to the corpus vocabulary (stopwords dropped)."""
-        tokenized = bm25s.tokenize([question], stopwords="en", stemmer=_STEMMER, show_progress=False, return_ids=False)
+        tokenized = bm25s.tokenize([question], stopwords=list(STOPWORDS), stemmer=_STEMMER, show_progress=False,
+                                   return_ids=False)
         vocab = self._bm25.vocab_dict
         return [t for t in dict.fromkeys(tokenized[0]) if t in vocab]
 
