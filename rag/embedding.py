@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 
 SMALL_BATCH = 32
+QUERY_CACHE = 512
 
 
 @contextmanager
@@ -60,6 +62,7 @@ class Embedder:
 
         self.model_path = model_path
         self.batch_size = batch_size
+        self._query_cache = lru_cache(maxsize=QUERY_CACHE)(self._embed_one)
         self._model = SentenceTransformer(model_path, device="cpu", local_files_only=True)
         self.name = name or Path(model_path).name
         self.max_tokens = int(self._model.max_seq_length)
@@ -93,4 +96,11 @@ class Embedder:
         return vectors.astype(np.float32, copy=False)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self.embed([text])[0]
+        """One text's vector, remembered: answering embeds the same question for
+        retrieval, for the papers it names and for choosing sentences. Read-only."""
+        return self._query_cache(text)
+
+    def _embed_one(self, text: str) -> np.ndarray:
+        vector = self.embed([text])[0]
+        vector.setflags(write=False)  # shared between callers through the cache
+        return vector
