@@ -142,7 +142,7 @@ class Assistant:
         self.writer = (
             LLMWriter(settings.llm_base_url, settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
                       settings.llm_model, settings.llm_timeout, settings.llm_max_retries)
-            if settings.llm_base_url else None
+            if settings.llm_configured else None
         )
 
     @classmethod

@@ -122,10 +122,3 @@ class Settings(BaseSettings):
     @property
     def llm_configured(self) -> bool:
         return bool(self.llm_base_url)
-
-    @property
-    def store_location(self) -> str:
-        """Human-readable description of where vectors live (shown in the UI and CLI)."""
-        if self.chroma_host:
-            return f"Chroma server http://{self.chroma_host}:{self.chroma_port}"
-        return f"embedded Chroma at {self.data_dir.resolve()}"
