@@ -92,7 +92,7 @@ _STOP_AFTER_NOUN = frozenset(
 )
 _REFERENCE_WORDS = frozenset(
     "first second third fourth last latter former same other above previous next one two three four this that "
-    "these those other's same's".split()
+    "these those".split()
 )
 
 
