@@ -1,0 +1,186 @@
+"""The role of each sentence of an abstract: problem, method, data, result or release.
+
+Why: abstracts follow a regular discourse order (background, contribution, setup,
+findings, links), so a sentence's role lets answers pick a paper's contribution and
+main result for a summary, fill the problem / approach / data / result columns of a
+comparison, and quote code links only when asked. Labelling runs at ingest over every
+sentence of every abstract (~400k sentences for 50k abstracts), so it is rules, not a
+model: cue phrases that scientific abstracts use for each move, a prior over the
+sentence's relative position, and a Viterbi pass that prefers the usual order.
+
+Labelling guide (the hand-labelled sets ``tests/data/roles_dev.jsonl`` and
+``tests/data/roles_heldout.jsonl`` follow it):
+
+- ``problem``: background, motivation, limitations of prior work, and statements of the
+  task or question the paper tackles that do not yet say how ("We address the problem of
+  domain adaptation in videos", "The objective of this work is ...", "We define a new task").
+- ``method``: the contribution and how it works: "we propose/introduce/present X", what X
+  consists of or does, properties of X ("X is fully differentiable"), and analyses stated
+  without their outcome ("we provide a theoretical analysis of ...").
+- ``data``: the data or experimental setting with no outcome: datasets collected or
+  built, benchmarks, models or tasks evaluated on ("We evaluate on two aerial datasets").
+- ``result``: findings and conclusions: what experiments or proofs show ("we show/prove
+  that", "outperforms", numbers), claims of benefit ("this allows ..."), novelty or
+  applicability claims closing the abstract.
+- ``release``: code, data or model release and links ("Code is available at https://...").
+
+Tie-breaks: a sentence gets the role of its main clause, which usually comes first:
+"We propose X, which achieves Y" is ``method``; "Experiments on three datasets show that
+X outperforms Y" is ``result`` (an outcome beats its setting, so ``data`` is only the
+setting alone); "We propose a dataset and metrics" is ``method`` when it is the paper's
+contribution statement. A URL or "code is available" makes a sentence ``release``
+whatever else it says.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+Role = Literal["problem", "method", "data", "result", "release"]
+ROLES: tuple[Role, ...] = ("problem", "method", "data", "result", "release")
+_PROBLEM, _METHOD, _DATA, _RESULT, _RELEASE = range(len(ROLES))
+
+# --- cue phrases --------------------------------------------------------------
+# Each cue is (role, weight, pattern), matched case-insensitively anywhere in the
+# sentence; a sentence's score for a role is the sum of the weights of the cues it
+# matches. Weights are on the scale of the position prior below (about ±1.5), so one
+# strong cue overrides position and a weak one only breaks ties.
+
+
+def _cue(role: int, weight: float, *phrases: str) -> tuple[int, float, re.Pattern[str]]:
+    """One alternation regex per (role, weight): a few searches per sentence keep labelling fast."""
+    return role, weight, re.compile("|".join(f"(?:{p})" for p in phrases), re.IGNORECASE)
+
+
+_CUES = (
+    # Background and gaps: contrastive connectives and words naming a difficulty.
+    _cue(_PROBLEM, 1.0, r"\bhowever\b", r"\bdespite\b", r"\balthough\b", r"\bunfortunately\b",
+         r"\bremains?\b.{0,30}\b(challenging|difficult|unclear|open|unsolved)", r"\bchalleng",
+         r"\bsuffers?\b", r"\bfails?\b(?! to converge)", r"\black of\b", r"\blimited\b", r"\bbottleneck",
+         r"\bstruggle", r"\bhinder", r"\bnot been\b", r"\blittle (work|attention)", r"\bineffective",
+         r"\b(existing|previous|prior|current|conventional|traditional) (methods|approaches|works?|models)",
+         r"\bmost (existing|current|prior)\b", r"\bsub-?optimal", r"\bexpensive\b", r"\bcostly\b"),
+    # Task statements that do not yet say how.
+    _cue(_PROBLEM, 1.5, r"\b(we|this paper|this work) (address|tackle|consider|stud(y|ies)|discuss)(es)? the "
+         r"(problem|task|question)", r"\bthe (objective|goal|aim) of this (work|paper)", r"\baims? (at|to)\b",
+         r"\bwe define a\b.{0,30}\btask"),
+    # Background written as general truths ("X is widely used", "Recent advances ...").
+    _cue(_PROBLEM, 0.6, r"\b(is|are|has been|have been) (widely|commonly|increasingly|often)\b", r"^recent",
+         r"\brecent(ly)? (advances|progress|years|works?)\b", r"\bimportant\b", r"\bcrucial\b", r"\bkey\b"),
+    # The contribution statement.
+    _cue(_METHOD, 2.0, r"\bwe (propose|introduce|present|develop|design|devise|formulate|derive|describe|"
+         r"extend|employ|adopt|use|construct|investigate|explore|rethink)", r"\b(this|the) (paper|work) "
+         r"(proposes|introduces|presents|develops|describes|investigates)", r"\bis proposed\b",
+         r"\bis introduced\b", r"\bnovel (method|approach|framework|model|architecture|algorithm)"),
+    # Describing how the method works.
+    _cue(_METHOD, 0.8, r"\b(our|the proposed|this) (method|approach|model|framework|algorithm|network|"
+         r"architecture|system|scheme|objective|technique)\b", r"\b(called|named|dubbed|termed)\b",
+         r"\bspecifically\b", r"\bin this (paper|work)\b", r"\bto (this end|address|tackle|alleviate|"
+         r"overcome|solve)\b", r"\bconsists? of\b", r"\bmodules?\b", r"\blayers?\b", r"\bbased on\b",
+         r"\bleverag", r"\bencod", r"\bloss\b", r"\bstrateg"),
+    # The setting: data, benchmarks, evaluation protocol.
+    _cue(_DATA, 1.2, r"\bdatasets?\b", r"\bbenchmarks?\b", r"\bcorp(us|ora)\b", r"\bwe (collect|annotate|"
+         r"evaluate|test|apply|conduct)\b", r"\bevaluated on\b", r"\bexperiments? (on|with|across)\b",
+         r"\b(synthetic|real-world|simulated) (data|sequences|tasks)", r"\bannotat"),
+    # Outcomes: reporting verbs, comparisons, numbers.
+    _cue(_RESULT, 2.0, r"\boutperform", r"\b(results|experiments|evaluations?|analysis|simulations) "
+         r"(\w+ ){0,3}(show|demonstrate|indicate|confirm|validate|verify|reveal|suggest)",
+         r"\bwe (show|find|prove|observe|demonstrate|verify|confirm)\b", r"\bstate[- ]of[- ](the[- ])?art "
+         r"(results|performance|accuracy)", r"\bachiev(es|ed|ing) (state|a|an|the|competitive|better|"
+         r"significant|superior|comparable|\d)", r"\bsurpass", r"\bsuperior\b", r"\bfavorabl"),
+    _cue(_RESULT, 1.0, r"\d+(\.\d+)?\s?(%|x|×|times|fps)", r"\b(significant(ly)?|substantial(ly)?|"
+         r"consistent(ly)?|remarkabl[ey])\b", r"\b(improves?|improvements?|better|faster|competitive|"
+         r"effective(ness)?|efficien(t|cy))\b", r"\bsurprising", r"\bto (our|the best of our) knowledge",
+         r"\b(this|which) (allows|enables|makes it possible|provides|reveals|implies)", r"\bimplications\b",
+         r"\bas a (result|consequence)\b", r"\bconverges?\b", r"\bshown to\b"),
+    # Links and releases: decisive.
+    _cue(_RELEASE, 6.0, r"https?://", r"\bgithub\b", r"\bwww\.", r"\b(code|data|datasets?|models?|"
+         r"implementation|software|source|toolkit|results)\b.{0,60}\b(is|are|will be|has been|have been) "
+         r"(made )?(publicly |freely )?(available|released|open-sourced)", r"\bavailable (at|online|on)\b",
+         r"\bwe (release|open-source)\b", r"\bopen-source (code|implementation)"),
+)
+
+# --- position prior -------------------------------------------------------------
+# Score for each role at the start, the middle and the end of the abstract (relative
+# index 0, 0.5, 1), linearly interpolated in between: background opens, the method
+# sits in the middle, the setting comes late and results close. Release has no
+# positional claim of its own: its cues decide.
+_POSITION_ANCHORS = (
+    (1.2, -0.3, -1.5),  # problem
+    (0.0, 0.5, -0.5),  # method
+    (-1.5, -0.2, -0.3),  # data
+    (-1.5, -0.3, 1.0),  # result
+    (-3.0, -3.0, -1.0),  # release
+)
+
+# --- order ---------------------------------------------------------------------
+# Score of moving from one role (row) to the next sentence's role (column). Moving
+# forward along problem -> method -> data -> result is free; going back costs, more the
+# further back, so a lone weak cue cannot flip a sentence out of its run, while a
+# strong one ("However, ..." after a method sentence) still can.
+_BACK_STEP = -0.8  # one step back, e.g. method -> problem, result -> data
+_BACK_FAR = -1.5  # two or more steps back, e.g. result -> problem
+_DATA_TO_METHOD = -0.3  # the setting is often described before the rest of the method
+_AFTER_RELEASE = -0.5  # a link usually ends the abstract
+
+
+def _transition(prev: int, nxt: int) -> float:
+    """Score of role ``nxt`` following role ``prev``."""
+    if prev == _RELEASE:
+        return 0.0 if nxt == _RELEASE else _AFTER_RELEASE
+    if nxt >= prev or nxt == _RELEASE:
+        return 0.0
+    if prev == _DATA and nxt == _METHOD:
+        return _DATA_TO_METHOD
+    return _BACK_STEP if prev - nxt == 1 else _BACK_FAR
+
+
+_TRANSITIONS = tuple(tuple(_transition(a, b) for b in range(len(ROLES))) for a in range(len(ROLES)))
+
+
+def _position_prior(relative: float) -> list[float]:
+    """Each role's prior score at a relative position in [0, 1]."""
+    if relative <= 0.5:
+        share = relative / 0.5
+        return [start + share * (mid - start) for start, mid, _ in _POSITION_ANCHORS]
+    share = (relative - 0.5) / 0.5
+    return [mid + share * (end - mid) for _, mid, end in _POSITION_ANCHORS]
+
+
+def _sentence_scores(sentence: str, relative: float) -> list[float]:
+    """Each role's score for one sentence: position prior plus matched cues."""
+    scores = _position_prior(relative)
+    for role, weight, pattern in _CUES:
+        if pattern.search(sentence):
+            scores[role] += weight
+    return scores
+
+
+def _best_path(scores: list[list[float]]) -> list[int]:
+    """Viterbi: the role sequence with the highest total of sentence and transition scores."""
+    best = list(scores[0])
+    back: list[list[int]] = []
+    for row in scores[1:]:
+        pointers = [max(range(len(ROLES)), key=lambda prev: best[prev] + _TRANSITIONS[prev][role])
+                    for role in range(len(ROLES))]
+        best = [best[p] + _TRANSITIONS[p][role] + row[role] for role, p in enumerate(pointers)]
+        back.append(pointers)
+    path = [max(range(len(ROLES)), key=best.__getitem__)]
+    for pointers in reversed(back):
+        path.append(pointers[path[-1]])
+    return path[::-1]
+
+
+def sentence_roles(sentences: Sequence[str]) -> list[Role]:
+    """The role of each sentence of ONE abstract, given in order.
+
+    Order matters: the position prior and the sequence pass read the sentences as a
+    whole abstract, so pass all of them, not a selection.
+    """
+    if not sentences:
+        return []
+    last = max(len(sentences) - 1, 1)
+    scores = [_sentence_scores(text, index / last) for index, text in enumerate(sentences)]
+    return [ROLES[role] for role in _best_path(scores)]
