@@ -58,49 +58,59 @@ _CUES = (
     # Background and gaps: contrastive connectives and words naming a difficulty.
     _cue(_PROBLEM, 1.0, r"\bhowever\b", r"\bdespite\b", r"\balthough\b", r"\bunfortunately\b",
          r"\bremains?\b.{0,30}\b(challenging|difficult|unclear|open|unsolved)", r"\bchalleng",
-         r"\bsuffers?\b", r"\bfails?\b(?! to converge)", r"\black of\b", r"\blimited\b", r"\bbottleneck",
+         r"\bsuffers?\b", r"\bfails?\b(?! to converge)", r"\black(s|ing)?\b", r"\bwell[- ]known\b", r"\bis known\b", r"\blimited\b", r"\bbottleneck",
          r"\bstruggle", r"\bhinder", r"\bnot been\b", r"\blittle (work|attention)", r"\bineffective",
          r"\b(existing|previous|prior|current|conventional|traditional) (methods|approaches|works?|models)",
-         r"\bmost (existing|current|prior)\b", r"\bsub-?optimal", r"\bexpensive\b", r"\bcostly\b"),
+         r"\bmost (existing|current|prior)\b", r"\bsub-?optimal", r"\b(cannot|can not|do not|does not|is not|are not)\b", r"\bexpensive\b", r"\bcostly\b"),
     # Task statements that do not yet say how.
     _cue(_PROBLEM, 1.5, r"\b(we|this paper|this work) (address|tackle|consider|stud(y|ies)|discuss)(es)? the "
          r"(problem|task|question)", r"\bthe (objective|goal|aim) of this (work|paper)", r"\baims? (at|to)\b",
-         r"\bwe define a\b.{0,30}\btask"),
+         r"\bwe define a\b.{0,30}\btask", r"\b(solve|address|tackle)\w* the (\w+ )?(problem|task|issue|challenge)"),
     # Background written as general truths ("X is widely used", "Recent advances ...").
     _cue(_PROBLEM, 0.6, r"\b(is|are|has been|have been) (widely|commonly|increasingly|often)\b", r"^recent",
          r"\brecent(ly)? (advances|progress|years|works?)\b", r"\bimportant\b", r"\bcrucial\b", r"\bkey\b"),
     # The contribution statement.
-    _cue(_METHOD, 2.0, r"\bwe (propose|introduce|present|develop|design|devise|formulate|derive|describe|"
-         r"extend|employ|adopt|use|construct|investigate|explore|rethink)", r"\b(this|the) (paper|work) "
+    _cue(_METHOD, 2.0, r"\bwe (also |further |then |first |additionally |instead )?(propose|introduce|present|develop|design|devise|formulate|derive|describe|"
+         r"extend|employ|adopt|use|construct|investigate|explore|rethink|cast|frame|reformulate|identify)", r"\b(this|the) (paper|work) "
          r"(proposes|introduces|presents|develops|describes|investigates)", r"\bis proposed\b",
-         r"\bis introduced\b", r"\bnovel (method|approach|framework|model|architecture|algorithm)"),
+         r"\bis introduced\b", r"\bnovel (method|approach|framework|model|architecture|algorithm)", r"\bin this (paper|work), we\b"),
     # Describing how the method works.
     _cue(_METHOD, 0.8, r"\b(our|the proposed|this) (method|approach|model|framework|algorithm|network|"
          r"architecture|system|scheme|objective|technique)\b", r"\b(called|named|dubbed|termed)\b",
          r"\bspecifically\b", r"\bin this (paper|work)\b", r"\bto (this end|address|tackle|alleviate|"
          r"overcome|solve)\b", r"\bconsists? of\b", r"\bmodules?\b", r"\blayers?\b", r"\bbased on\b",
-         r"\bleverag", r"\bencod", r"\bloss\b", r"\bstrateg"),
+         r"\bleverag", r"\bstrateg", r"\band (propose|develop|introduce|design)\b",
+         r"\b(is|are) (formulated|designed|used|adopted|employed|modeled|trained|computed|decomposed)\b"),
     # The setting: data, benchmarks, evaluation protocol.
     _cue(_DATA, 1.2, r"\bdatasets?\b", r"\bbenchmarks?\b", r"\bcorp(us|ora)\b", r"\bwe (collect|annotate|"
          r"evaluate|test|apply|conduct)\b", r"\bevaluated on\b", r"\bexperiments? (on|with|across)\b",
          r"\b(synthetic|real-world|simulated) (data|sequences|tasks)", r"\bannotat"),
+    # Building a dataset is the setting, whatever else the sentence describes.
+    _cue(_DATA, 1.5, r"\b(new|large-scale|novel) (\w+ ){0,3}dataset", r"\bwe (collect|construct|build|create|"
+         r"gather|curate)\b.{0,60}\b(dataset|corpus|benchmark)"),
     # Outcomes: reporting verbs, comparisons, numbers.
     _cue(_RESULT, 2.0, r"\boutperform", r"\b(results|experiments|evaluations?|analysis|simulations) "
-         r"(\w+ ){0,3}(show|demonstrate|indicate|confirm|validate|verify|reveal|suggest)",
+         r"((?!that |which )\w+ ){0,3}(show|demonstrate|indicate|confirm|validate|verify|reveal|suggest)",
          r"\bwe (show|find|prove|observe|demonstrate|verify|confirm)\b", r"\bstate[- ]of[- ](the[- ])?art "
-         r"(results|performance|accuracy)", r"\bachiev(es|ed|ing) (state|a|an|the|competitive|better|"
+         r"(results|performance|accuracy)", r"\bachiev(es|ed) (state|a|an|the|competitive|better|"
          r"significant|superior|comparable|\d)", r"\bsurpass", r"\bsuperior\b", r"\bfavorabl"),
     _cue(_RESULT, 1.0, r"\d+(\.\d+)?\s?(%|x|×|times|fps)", r"\b(significant(ly)?|substantial(ly)?|"
          r"consistent(ly)?|remarkabl[ey])\b", r"\b(improves?|improvements?|better|faster|competitive|"
          r"effective(ness)?|efficien(t|cy))\b", r"\bsurprising", r"\bto (our|the best of our) knowledge",
          r"\b(this|which) (allows|enables|makes it possible|provides|reveals|implies)", r"\bimplications\b",
-         r"\bas a (result|consequence)\b", r"\bconverges?\b", r"\bshown to\b"),
+         r"\bas a (result|consequence)\b", r"\b(thus|hence|therefore)\b", r"\bconverges?\b", r"\bshown to\b"),
     # Links and releases: decisive.
     _cue(_RELEASE, 6.0, r"https?://", r"\bgithub\b", r"\bwww\.", r"\b(code|data|datasets?|models?|"
          r"implementation|software|source|toolkit|results)\b.{0,60}\b(is|are|will be|has been|have been) "
          r"(made )?(publicly |freely )?(available|released|open-sourced)", r"\bavailable (at|online|on)\b",
          r"\bwe (release|open-source)\b", r"\bopen-source (code|implementation)"),
 )
+
+# Background is told impersonally ("X is widely used", "Existing methods fail"); the
+# paper's own moves speak as "we", "our" or "this paper". A sentence with no such voice
+# leans to problem, weakly, since method details are often impersonal too.
+_AUTHORIAL = re.compile(r"\b(we|our|ours|us)\b|\bthis (paper|work)\b|\bproposed\b|\bthe paper\b", re.IGNORECASE)
+_IMPERSONAL_PROBLEM = 0.5
 
 # --- position prior -------------------------------------------------------------
 # Score for each role at the start, the middle and the end of the abstract (relative
@@ -123,7 +133,15 @@ _POSITION_ANCHORS = (
 _BACK_STEP = -0.8  # one step back, e.g. method -> problem, result -> data
 _BACK_FAR = -1.5  # two or more steps back, e.g. result -> problem
 _DATA_TO_METHOD = -0.3  # the setting is often described before the rest of the method
+_RESULT_TO_METHOD = -0.8  # "X improves Y. We also propose Z": contributions and their findings alternate
 _AFTER_RELEASE = -0.5  # a link usually ends the abstract
+
+# "Second, ...", "Moreover, ...", "In addition, ..." carry on the previous sentence's
+# move, so keeping its role earns a bonus (an enumeration of prior work's problems, a
+# second component of the method).
+_CONTINUATION = re.compile(r"^(second|third|fourth|finally|moreover|furthermore|in addition|additionally|also|"
+                           r"besides|similarly|likewise)\b", re.IGNORECASE)
+_CONTINUE_BONUS = 0.6
 
 
 def _transition(prev: int, nxt: int) -> float:
@@ -134,6 +152,8 @@ def _transition(prev: int, nxt: int) -> float:
         return 0.0
     if prev == _DATA and nxt == _METHOD:
         return _DATA_TO_METHOD
+    if prev == _RESULT and nxt == _METHOD:
+        return _RESULT_TO_METHOD
     return _BACK_STEP if prev - nxt == 1 else _BACK_FAR
 
 
@@ -152,22 +172,31 @@ def _position_prior(relative: float) -> list[float]:
 def _sentence_scores(sentence: str, relative: float) -> list[float]:
     """Each role's score for one sentence: position prior plus matched cues."""
     scores = _position_prior(relative)
+    if not _AUTHORIAL.search(sentence):
+        scores[_PROBLEM] += _IMPERSONAL_PROBLEM
     for role, weight, pattern in _CUES:
         if pattern.search(sentence):
             scores[role] += weight
     return scores
 
 
-def _best_path(scores: list[list[float]]) -> list[int]:
-    """Viterbi: the role sequence with the highest total of sentence and transition scores."""
+def _best_path(scores: list[list[float]], continues: list[bool]) -> list[int]:
+    """Viterbi: the role sequence with the highest total of sentence and transition scores.
+
+    ``continues[i]`` says sentence ``i`` opens with a continuation marker, which makes
+    keeping the previous sentence's role worth ``_CONTINUE_BONUS``.
+    """
+    roles = range(len(ROLES))
     best = list(scores[0])
     back: list[list[int]] = []
-    for row in scores[1:]:
-        pointers = [max(range(len(ROLES)), key=lambda prev: best[prev] + _TRANSITIONS[prev][role])
-                    for role in range(len(ROLES))]
-        best = [best[p] + _TRANSITIONS[p][role] + row[role] for role, p in enumerate(pointers)]
+    for row, continuing in zip(scores[1:], continues[1:]):
+        stay = _CONTINUE_BONUS if continuing else 0.0
+        step = [[best[prev] + _TRANSITIONS[prev][role] + (stay if prev == role else 0.0) for prev in roles]
+                for role in roles]
+        pointers = [max(roles, key=options.__getitem__) for options in step]
+        best = [step[role][p] + row[role] for role, p in enumerate(pointers)]
         back.append(pointers)
-    path = [max(range(len(ROLES)), key=best.__getitem__)]
+    path = [max(roles, key=best.__getitem__)]
     for pointers in reversed(back):
         path.append(pointers[path[-1]])
     return path[::-1]
@@ -183,4 +212,5 @@ def sentence_roles(sentences: Sequence[str]) -> list[Role]:
         return []
     last = max(len(sentences) - 1, 1)
     scores = [_sentence_scores(text, index / last) for index, text in enumerate(sentences)]
-    return [ROLES[role] for role in _best_path(scores)]
+    continues = [bool(_CONTINUATION.match(text)) for text in sentences]
+    return [ROLES[role] for role in _best_path(scores, continues)]
