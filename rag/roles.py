@@ -54,14 +54,18 @@ def _cue(role: int, weight: float, *phrases: str) -> tuple[int, float, re.Patter
     return role, weight, re.compile("|".join(f"(?:{p})" for p in phrases), re.IGNORECASE)
 
 
+# Verbs of the paper's own moves may carry an adverb: "we also/further/firstly propose".
+_WE = r"\bwe (\w+ly |also |further |then |first |instead |here )?"
+
 _CUES = (
     # Background and gaps: contrastive connectives and words naming a difficulty.
     _cue(_PROBLEM, 1.0, r"\bhowever\b", r"\bdespite\b", r"\balthough\b", r"\bunfortunately\b",
-         r"\bremains?\b.{0,30}\b(challenging|difficult|unclear|open|unsolved)", r"\bchalleng",
-         r"\bsuffers?\b", r"\bfails?\b(?! to converge)", r"\black(s|ing)?\b", r"\bwell[- ]known\b", r"\bis known\b", r"\blimited\b", r"\bbottleneck",
-         r"\bstruggle", r"\bhinder", r"\bnot been\b", r"\blittle (work|attention)", r"\bineffective",
-         r"\b(existing|previous|prior|current|conventional|traditional) (methods|approaches|works?|models)",
-         r"\bmost (existing|current|prior)\b", r"\bsub-?optimal", r"\b(cannot|can not|do not|does not|is not|are not)\b", r"\bexpensive\b", r"\bcostly\b"),
+         r"\bremains?\b.{0,30}\b(challenging|difficult|unclear|open|unsolved)", r"\bchalleng", r"\bsuffers?\b",
+         r"\bfails?\b(?! to converge)", r"\black(s|ing)?\b", r"\bwell[- ]known\b", r"\bis known\b", r"\blimited\b",
+         r"\bbottleneck", r"\bstruggle", r"\bhinder", r"\bnot been\b", r"\blittle (work|attention)",
+         r"\bineffective", r"\b(existing|previous|prior|current|conventional|traditional) (methods|approaches|works?"
+         r"|models)", r"\bmost (existing|current|prior)\b", r"\bsub-?optimal", r"\bexpensive\b", r"\bcostly\b",
+         r"\b(cannot|can not|do not|does not|is not|are not)\b"),
     # Task statements that do not yet say how.
     _cue(_PROBLEM, 1.5, r"\b(we|this paper|this work) (address|tackle|consider|stud(y|ies)|discuss)(es)? the "
          r"(problem|task|question)", r"\bthe (objective|goal|aim) of this (work|paper)", r"\baims? (at|to)\b",
@@ -70,39 +74,43 @@ _CUES = (
     _cue(_PROBLEM, 0.6, r"\b(is|are|has been|have been) (widely|commonly|increasingly|often)\b", r"^recent",
          r"\brecent(ly)? (advances|progress|years|works?)\b", r"\bimportant\b", r"\bcrucial\b", r"\bkey\b"),
     # The contribution statement.
-    _cue(_METHOD, 2.0, r"\bwe (also |further |then |first |additionally |instead )?(propose|introduce|present|develop|design|devise|formulate|derive|describe|"
-         r"extend|employ|adopt|use|construct|investigate|explore|rethink|cast|frame|reformulate|identify)", r"\b(this|the) (paper|work) "
-         r"(proposes|introduces|presents|develops|describes|investigates)", r"\bis proposed\b",
-         r"\bis introduced\b", r"\bnovel (method|approach|framework|model|architecture|algorithm)", r"\bin this (paper|work), we\b"),
+    _cue(_METHOD, 2.0, _WE + r"(propose|introduce|present|develop|design|devise|formulate|derive|describe|extend|"
+         r"construct|investigate|explore|rethink|cast|frame|reformulate|identify|provide)",
+         r"\b(this|the) (paper|work) (proposes|introduces|presents|develops|describes|investigates)",
+         r"\b(is|are) (proposed|introduced)\b", r"\bnovel (method|approach|framework|model|architecture|algorithm)",
+         r"\bin this (paper|work), we\b"),
     # Describing how the method works.
     _cue(_METHOD, 0.8, r"\b(our|the proposed|this) (method|approach|model|framework|algorithm|network|"
-         r"architecture|system|scheme|objective|technique)\b", r"\b(called|named|dubbed|termed)\b",
-         r"\bspecifically\b", r"\bin this (paper|work)\b", r"\bto (this end|address|tackle|alleviate|"
-         r"overcome|solve)\b", r"\bconsists? of\b", r"\bmodules?\b", r"\blayers?\b", r"\bbased on\b",
-         r"\bleverag", r"\bstrateg", r"\band (propose|develop|introduce|design)\b",
-         r"\b(is|are) (formulated|designed|used|adopted|employed|modeled|trained|computed|decomposed)\b"),
+         r"architecture|system|scheme|objective|technique|formulation)\b", r"\b(called|named|dubbed|termed)\b",
+         r"\bspecifically\b", r"\bin this (paper|work)\b", r"\bto (this end|address|tackle|alleviate|overcome|solve)\b",
+         r"\bconsists? of\b", r"\bmodules?\b", r"\blayers?\b", r"\bbased on\b", r"\bleverag", r"\bstrateg",
+         _WE + r"(use|employ|adopt|apply|combine|focus|generali[sz]e|exploit|train|learn|model)\b",
+         r"\band (propose|develop|introduce|design)\b", r"\b(is|are) (formulated|designed|used|adopted|employed|"
+         r"modeled|trained|computed|decomposed|utili[sz]ed|applied|fed|combined|learned|optimi[sz]ed)\b"),
     # The setting: data, benchmarks, evaluation protocol.
-    _cue(_DATA, 1.2, r"\bdatasets?\b", r"\bbenchmarks?\b", r"\bcorp(us|ora)\b", r"\bwe (collect|annotate|"
-         r"evaluate|test|apply|conduct)\b", r"\bevaluated on\b", r"\bexperiments? (on|with|across)\b",
-         r"\b(synthetic|real-world|simulated) (data|sequences|tasks)", r"\bannotat"),
-    # Building a dataset is the setting, whatever else the sentence describes.
-    _cue(_DATA, 1.5, r"\b(new|large-scale|novel) (\w+ ){0,3}dataset", r"\bwe (collect|construct|build|create|"
-         r"gather|curate)\b.{0,60}\b(dataset|corpus|benchmark)"),
+    _cue(_DATA, 1.2, r"\bdatasets?\b", r"\bbenchmarks?\b", r"\bcorp(us|ora)\b", r"\bdatabases?\b",
+         _WE + r"(collect|annotate|evaluate|test|conduct)\b", r"\bevaluated on\b", r"\bexperiments? (on|with|across)\b",
+         r"\bto (evaluate|test|assess)\b", r"\b(synthetic|real-world|simulated) (data|sequences|tasks)", r"\bannotat",
+         r"\b(were|was) (acquired|collected|recorded|gathered)\b"),
+    # A dataset as the paper's contribution is the setting, whatever else the sentence describes.
+    _cue(_DATA, 2.5, r"\b(new|large-scale|novel) (\w+ ){0,3}dataset", r"\bwe (present|introduce|propose|release|"
+         r"collect|construct|build|create|gather|curate) (a|an|the) ([\w-]+,? ){0,8}(dataset|corpus|benchmark|"
+         r"database)\b"),
     # Outcomes: reporting verbs, comparisons, numbers.
     _cue(_RESULT, 2.0, r"\boutperform", r"\b(results|experiments|evaluations?|analysis|simulations) "
          r"((?!that |which )\w+ ){0,3}(show|demonstrate|indicate|confirm|validate|verify|reveal|suggest)",
-         r"\bwe (show|find|prove|observe|demonstrate|verify|confirm)\b", r"\bstate[- ]of[- ](the[- ])?art "
-         r"(results|performance|accuracy)", r"\bachiev(es|ed) (state|a|an|the|competitive|better|"
-         r"significant|superior|comparable|\d)", r"\bsurpass", r"\bsuperior\b", r"\bfavorabl"),
+         r"\b(we|and) (\w+ly )?(show|find|prove|observe|demonstrate|verify|confirm|uncover|discover)\b",
+         r"\bstate[- ]of[- ](the[- ])?art (results|performance|accuracy)", r"\bachiev(es|ed) (state|a|an|the|"
+         r"competitive|better|significant|superior|comparable|\d)", r"\bsurpass", r"\bsuperior\b", r"\bfavorabl"),
     _cue(_RESULT, 1.0, r"\d+(\.\d+)?\s?(%|x|×|times|fps)", r"\b(significant(ly)?|substantial(ly)?|"
          r"consistent(ly)?|remarkabl[ey])\b", r"\b(improves?|improvements?|better|faster|competitive|"
          r"effective(ness)?|efficien(t|cy))\b", r"\bsurprising", r"\bto (our|the best of our) knowledge",
-         r"\b(this|which) (allows|enables|makes it possible|provides|reveals|implies)", r"\bimplications\b",
-         r"\bas a (result|consequence)\b", r"\b(thus|hence|therefore)\b", r"\bconverges?\b", r"\bshown to\b"),
+         r"\b(this|which|it)( \w+)? (allows|enables|makes it possible|provides|reveals|implies)",
+         r"\bimplications\b", r"\bas a (result|consequence)\b", r"\bthus\b", r"\bconverges?\b", r"\bshown to\b"),
     # Links and releases: decisive.
-    _cue(_RELEASE, 6.0, r"https?://", r"\bgithub\b", r"\bwww\.", r"\b(code|data|datasets?|models?|"
-         r"implementation|software|source|toolkit|results)\b.{0,60}\b(is|are|will be|has been|have been) "
-         r"(made )?(publicly |freely )?(available|released|open-sourced)", r"\bavailable (at|online|on)\b",
+    _cue(_RELEASE, 6.0, r"https?://", r"\bgithub\b", r"\bwww\.", r"\b(code|data|datasets?|models?|implementation|"
+         r"software|source|toolkit|results|corpus|benchmark|weights|checkpoints)\b.{0,60}\b(is|are|will be|has been|"
+         r"have been) (made )?(publicly |freely )?(available|released|open-sourced)", r"\bavailable (at|online|on)\b",
          r"\bwe (release|open-source)\b", r"\bopen-source (code|implementation)"),
 )
 
@@ -119,9 +127,9 @@ _IMPERSONAL_PROBLEM = 0.5
 # positional claim of its own: its cues decide.
 _POSITION_ANCHORS = (
     (1.2, -0.3, -1.5),  # problem
-    (0.0, 0.5, -0.5),  # method
+    (0.0, 0.5, 0.0),  # method
     (-1.5, -0.2, -0.3),  # data
-    (-1.5, -0.3, 1.0),  # result
+    (-1.5, -0.5, 0.5),  # result: a closing sentence still needs a cue to count as a finding
     (-3.0, -3.0, -1.0),  # release
 )
 
