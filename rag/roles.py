@@ -117,8 +117,8 @@ _CUES = (
          r"(we|and) (\w+ly )?(show|find|prove|observe|demonstrate|verify|confirm|uncover|discover)\b",
          r"state[- ]of[- ](the[- ])?art (results|performance|accuracy)", r"achiev(es|ed) (state|a|an|the|"
          r"competitive|better|significant|superior|comparable|\d)", r"surpass", r"superior\b", r"favorabl"),
-    _cue(_RESULT, 1.0, r"(0|1|2|3|4|5|6|7|8|9)[\d.]*\s?(%|x\b|×|times\b|fps\b)", r"(significant(ly)?|substantial(ly)?|"
-         r"consistent(ly)?|remarkabl[ey])\b", r"(improves?|improvements?|better|faster|competitive|"
+    _cue(_RESULT, 1.0, r"[+-]?\d[\d.]*\s?(%|x\b|×|times\b|fps\b)",
+         r"(significant(ly)?|substantial(ly)?|consistent(ly)?|remarkabl[ey])\b", r"(improves?|improvements?|better|faster|competitive|"
          r"effective(ness)?|efficien(t|cy))\b", r"surprising", r"to (our|the best of our) knowledge",
          r"(this|which|it)( \w+)? (allows|enables|makes it possible|provides|reveals|implies)",
          r"implications\b", r"as a (result|consequence)\b", r"thus\b", r"converges?\b", r"shown to\b"),
@@ -149,7 +149,7 @@ _POSITION_ANCHORS = (
 )
 
 # --- order ---------------------------------------------------------------------
-# Score of moving from one role (row) to the next sentence's role (column). Moving
+# Score of one sentence's role following the previous sentence's role. Moving
 # forward along problem -> method -> data -> result is free; going back costs, more the
 # further back, so a lone weak cue cannot flip a sentence out of its run, while a
 # strong one ("However, ..." after a method sentence) still can.
