@@ -74,7 +74,8 @@ _WE = r"we (\w+ly |also |further |then |first |instead |here )?"
 
 _CUES = (
     # Background and gaps: contrastive connectives and words naming a difficulty.
-    _cue(_PROBLEM, 1.0, r"however\b", r"despite\b", r"although\b", r"unfortunately\b",
+    _cue(_PROBLEM, 1.0, r"however\b", r"nevertheless\b", r"nonetheless\b", r"drawbacks?\b", r"limitations?\b",
+         r"their (method|approach|algorithm|model)s?\b", r"despite\b", r"although\b", r"unfortunately\b",
          r"remains?\b.{0,30}\b(challenging|difficult|unclear|open|unsolved)", r"challeng", r"suffers?\b",
          r"fails?\b(?! to converge)", r"lack(s|ing)?\b", r"well[- ]known\b", r"is known\b", r"limited\b",
          r"bottleneck", r"struggle", r"hinder", r"not been\b", r"little (work|attention)",
@@ -92,28 +93,33 @@ _CUES = (
     _cue(_METHOD, 2.0, _WE + r"(propose|introduce|present|develop|design|devise|formulate|derive|describe|extend|"
          r"construct|investigate|explore|rethink|cast|frame|reformulate|identify|provide)",
          r"(this|the) (paper|work) (proposes|introduces|presents|develops|describes|investigates)",
-         r"(is|are) (proposed|introduced)\b", r"novel (method|approach|framework|model|architecture|algorithm)",
+         r"(is|are) (proposed|introduced|developed|presented|described)\b", r"novel (method|approach|framework|model|architecture|algorithm)",
          r"in this (paper|work), we\b"),
     # Describing how the method works.
     _cue(_METHOD, 0.8, r"(our|the proposed|this) (method|approach|model|framework|algorithm|network|"
          r"architecture|system|scheme|objective|technique|formulation)\b", r"(called|named|dubbed|termed)\b",
          r"specifically\b", r"in this (paper|work)\b", r"to (this end|address|tackle|alleviate|overcome|solve)\b",
          r"consists? of\b", r"modules?\b", r"layers?\b", r"based on\b", r"leverag", r"strateg",
-         _WE + r"(use|employ|adopt|apply|combine|focus|generali[sz]e|exploit|train|learn|model)\b",
+         _WE + r"(use|employ|adopt|apply|combine|integrate|incorporate|focus|generali[sz]e|exploit|train|learn|model)\b",
          r"and (propose|develop|introduce|design)\b", r"(is|are) (formulated|designed|used|adopted|employed|"
          r"modeled|trained|computed|decomposed|utili[sz]ed|applied|fed|combined|learned|optimi[sz]ed)\b"),
-    # The setting: data, benchmarks, evaluation protocol.
-    _cue(_DATA, 1.2, r"datasets?\b", r"benchmarks?\b", r"corp(us|ora)\b", r"databases?\b",
-         _WE + r"(collect|annotate|evaluate|test|conduct)\b", r"evaluated on\b", r"experiments? (on|with|across)\b",
-         r"to (evaluate|test|assess)\b", r"(synthetic|real-world|simulated) (data|sequences|tasks)", r"annotat",
+    # The setting: data and benchmarks, and the act of evaluating on them; a sentence with
+    # both ("We evaluate on two aerial datasets") is surely the setting.
+    _cue(_DATA, 1.0, r"datasets?\b", r"benchmarks?\b", r"corp(us|ora)\b", r"databases?\b",
+         r"(synthetic|real-world|simulated) (data|sequences|tasks)", r"annotat"),
+    _cue(_DATA, 1.0, _WE + r"(collect|annotate|evaluat(e|ed)|test|tested|conduct|conducted|perform)\b",
+         r"evaluated on\b", r"experiments? (on|with|across)\b", r"to (evaluate|test|assess)\b",
          r"(were|was) (acquired|collected|recorded|gathered)\b"),
-    # A dataset as the paper's contribution is the setting, whatever else the sentence describes.
-    _cue(_DATA, 2.5, r"(new|large-scale|novel) (\w+ ){0,3}dataset", r"we (present|introduce|propose|release|"
-         r"collect|construct|build|create|gather|curate) (a|an|the) ([\w-]+,? ){0,8}(dataset|corpus|benchmark|"
-         r"database)\b"),
+    # A dataset, benchmark or task as the paper's contribution is the setting, whatever
+    # else the sentence describes (the gap may not run into a clause: "... for novel tasks").
+    _cue(_DATA, 3.5, r"(new|large-scale|novel) (\w+ ){0,3}dataset", _WE + r"(present|introduce|propose|provide|"
+         r"release|collect|construct|build|create|gather|curate) (a|an|the|our|two|three|several|new) "
+         r"((?!that |which |for |to |of |with )[\w,-]+ ){0,5}(datasets?|corpus|corpora|benchmarks?|databases?|"
+         r"tasks?)\b"),
     # Outcomes: reporting verbs, comparisons, numbers.
     _cue(_RESULT, 2.0, r"outperform", r"(results|experiments|evaluations?|analysis|simulations) "
-         r"((?!that |which )\w+ ){0,3}(show|demonstrate|indicate|confirm|validate|verify|reveal|suggest)",
+         r"((?!that |which )[\w-]+ ){0,8}(show|demonstrate|indicate|confirm|validate|verify|reveal|suggest)",
+         r"(demonstrated|shown|showcased|validated|verified|confirmed) (on|by)\b",
          r"(we|and) (\w+ly )?(show|find|prove|observe|demonstrate|verify|confirm|uncover|discover)\b",
          r"state[- ]of[- ](the[- ])?art (results|performance|accuracy)", r"achiev(es|ed) (state|a|an|the|"
          r"competitive|better|significant|superior|comparable|\d)", r"surpass", r"superior\b", r"favorabl"),
@@ -122,11 +128,13 @@ _CUES = (
          r"effective(ness)?|efficien(t|cy))\b", r"surprising", r"to (our|the best of our) knowledge",
          r"(this|which|it)( \w+)? (allows|enables|makes it possible|provides|reveals|implies)",
          r"implications\b", r"as a (result|consequence)\b", r"thus\b", r"converges?\b", r"shown to\b"),
-    # Links and releases: decisive.
+    # Links and releases: decisive. "Available" alone is not enough ("only part of the
+    # data matrix is available"): it must be public, released, or available somewhere.
     _cue(_RELEASE, 6.0, r"https?://", r"github\b", r"www\.", r"(code|data|datasets?|models?|implementation|"
-         r"software|source|toolkit|results|corpus|benchmark|weights|checkpoints)\b.{0,60}\b(is|are|will be|has been|"
-         r"have been) (made )?(publicly |freely )?(available|released|open-sourced)", r"available (at|online|on)\b",
-         r"we (release|open-source)\b", r"open-source (code|implementation)"),
+         r"software|source|toolkit|corpus|benchmark|weights|checkpoints)\b.{0,60}\b(is|are|will be|has been|"
+         r"have been) (made )?((publicly|freely) (available|released)|available (at|online|on|from|for|to|upon|"
+         r"via)\b|released|open-sourced)", r"will be made available", r"we (release|open-source)\b",
+         r"open-source (code|implementation)"),
 )
 
 # Background is told impersonally ("X is widely used", "Existing methods fail"); the
