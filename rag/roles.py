@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Literal
 
 Role = Literal["problem", "method", "data", "result", "release"]
@@ -50,13 +51,45 @@ _PROBLEM, _METHOD, _DATA, _RESULT, _RELEASE = range(len(ROLES))
 #
 # Speed: phrases are lower case and match at the start of a word, which ``_normalized``
 # marks with a space. A pattern opening with a literal space lets the regex engine
-# skip straight from space to space; opening with ``\b`` makes it try every
-# character, which measured 2.5 times slower over the labelled sentences.
+# skip straight from space to space (opening with ``\b`` makes it try every character:
+# 2.5 times slower), and phrases factored by first letter ("a(?:...)|b(?:...)") are
+# tried only where a word starts with their letter (another 1.6 times faster).
 
 
 def _cue(role: int, weight: float, *phrases: str) -> tuple[int, float, re.Pattern[str]]:
     """One regex per cue group: any of its phrases at the start of a word."""
-    return role, weight, re.compile(" (?:" + "|".join(phrases) + ")")
+    expanded = [variant for phrase in phrases for variant in _expanded(phrase)]
+    by_letter: dict[str, list[str]] = {}
+    others = []
+    for phrase in expanded:
+        if phrase[0].isalpha() and phrase[1:2] not in _QUANTIFIERS:
+            by_letter.setdefault(phrase[0], []).append(phrase[1:])
+        else:
+            others.append(phrase)
+    factored = [f"{letter}(?:{'|'.join(rests)})" for letter, rests in sorted(by_letter.items())]
+    return role, weight, re.compile(" (?:" + "|".join(factored + others) + ")")
+
+
+_QUANTIFIERS = ("?", "*", "+", "{")
+
+
+def _expanded(phrase: str) -> list[str]:
+    """A phrase opening with a group, "(a|b) rest", as "a rest" and "b rest" (recursively)."""
+    if not phrase.startswith("("):
+        return [phrase]
+    depth, cuts = 0, [0]
+    for index, char in enumerate(phrase):
+        depth += (char == "(") - (char == ")")
+        if char == "|" and depth == 1:
+            cuts.append(index)
+        if depth == 0:
+            rest = phrase[index + 1:]
+            if rest[:1] in _QUANTIFIERS:  # "(ab)?c" cannot be distributed
+                return [phrase]
+            cuts.append(index)
+            return [variant for start, end in pairwise(cuts)
+                    for variant in _expanded(phrase[start + 1:end] + rest)]
+    raise ValueError(f"unbalanced cue phrase {phrase!r}")
 
 
 # Characters that can open a word besides a space; ``_normalized`` turns them into
