@@ -6,30 +6,37 @@ main result for a summary, fill the problem / approach / data / result columns o
 comparison, and quote code links only when asked. Labelling runs at ingest over every
 sentence of every abstract (~400k sentences for 50k abstracts), so it is rules, not a
 model: cue phrases that scientific abstracts use for each move, a prior over the
-sentence's relative position, and a Viterbi pass that prefers the usual order.
+sentence's relative position, and a Viterbi pass that prefers the usual order. (A
+logistic regression on word n-grams and position, 5-fold cross-validated by abstract on
+the dev set, reached 0.75 where these rules reach 0.93: too few labels to learn from.)
+
+Measured by ``benchmarks/roles.py``: accuracy 0.884 on 198 held-out sentences (30
+abstracts labelled before any rule was written; position alone: 0.631), 0.933 on the
+344 dev sentences the rules were written against; ~50 µs per sentence on a busy core.
 
 Labelling guide (the hand-labelled sets ``tests/data/roles_dev.jsonl`` and
 ``tests/data/roles_heldout.jsonl`` follow it):
 
 - ``problem``: background, motivation, limitations of prior work, and statements of the
-  task or question the paper tackles that do not yet say how ("We address the problem of
-  domain adaptation in videos", "The objective of this work is ...", "We define a new task").
+  task, question or setting the paper tackles that do not yet say how ("We address the
+  problem of domain adaptation in videos", "The objective of this work is ...", "We
+  define a new task", "We propose a new continual-learning setting").
 - ``method``: the contribution and how it works: "we propose/introduce/present X", what X
   consists of or does, properties of X ("X is fully differentiable"), and analyses stated
   without their outcome ("we provide a theoretical analysis of ...").
-- ``data``: the data or experimental setting with no outcome: datasets collected or
-  built, benchmarks, models or tasks evaluated on ("We evaluate on two aerial datasets").
+- ``data``: the data or experimental setting with no outcome: datasets, benchmarks or
+  evaluation tasks built or contributed ("We introduce a new multilingual dataset"), how
+  data was collected, and what is evaluated on what ("We evaluate on two aerial datasets").
 - ``result``: findings and conclusions: what experiments or proofs show ("we show/prove
-  that", "outperforms", numbers), claims of benefit ("this allows ..."), novelty or
-  applicability claims closing the abstract.
+  that", "outperforms", numbers, bounds obtained), claims of benefit ("this allows ..."),
+  novelty or applicability claims closing the abstract.
 - ``release``: code, data or model release and links ("Code is available at https://...").
 
 Tie-breaks: a sentence gets the role of its main clause, which usually comes first:
-"We propose X, which achieves Y" is ``method``; "Experiments on three datasets show that
-X outperforms Y" is ``result`` (an outcome beats its setting, so ``data`` is only the
-setting alone); "We propose a dataset and metrics" is ``method`` when it is the paper's
-contribution statement. A URL or "code is available" makes a sentence ``release``
-whatever else it says.
+"We propose X, which achieves Y" is ``method``; "We introduce a dataset and show that X
+outperforms Y" is ``data``; "Experiments on three datasets show that X outperforms Y" is
+``result`` (an outcome beats its setting, so ``data`` is only the setting alone). A URL
+or "code is available" makes a sentence ``release`` whatever else it says.
 """
 
 from __future__ import annotations
