@@ -118,7 +118,7 @@ _CUES = (
     _cue(_PROBLEM, 1.0, r"however\b", r"nevertheless\b", r"nonetheless\b", r"drawbacks?\b", r"limitations?\b",
          r"their (method|approach|algorithm|model)s?\b", r"despite\b", r"although\b", r"unfortunately\b",
          r"remains?\b.{0,30}\b(challenging|difficult|unclear|open|unsolved)", r"challeng", r"suffers?\b",
-         r"fails?\b(?! to converge)", r"lack(s|ing)?\b", r"well[- ]known\b", r"is known\b", r"limited\b",
+         r"fails?\b(?! to converge)", r"lack(s|ing)?\b", r"(is|are) (well[- ])?known\b", r"limited\b",
          r"bottleneck", r"struggle", r"hinder", r"not been\b", r"little (work|attention)",
          r"ineffective", r"(existing|previous|prior|current|conventional|traditional) (methods|approaches|works?"
          r"|models)", r"most (existing|current|prior)\b", r"sub-?optimal", r"expensive\b", r"costly\b",
