@@ -8,6 +8,7 @@ filter (falling back to extractive when the endpoint fails) -> a finished
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -20,32 +21,21 @@ from .citations import SentenceSupport, StreamingCitationFilter, score_support
 from .config import SEED_CORPUS, Settings
 from .corpus import Paper, load_corpus
 from .embedding import Embedder
-from .generation import GenerationError, LLMWriter, Message, build_messages, rewrite_messages
+from .evidence import Acronyms, EvidenceScorer, SentenceBank
+from .gather import Gathered, Gatherer
+from .generation import GenerationError, LLMWriter, build_messages, rewrite_messages
 from .indexing import IngestReport, ingest, remember_corpus, resolve_corpus
 from .lexical import LexicalIndex, TermWeights
-from .questions import QuestionPlan, criterion_alternatives, exclusion_phrase, narrow_carried, plan_question
-from .retrieval import Mode, Retriever, Source
+from .questions import QuestionPlan, plan_question
+from .retrieval import Mode, Retriever
 from .store import VectorStore
+from .types import Evidence, Message, Source
 
 AnswerMode = Literal["extractive", "llm", "fallback"]
 
 
-MAX_LISTED = 20  # an aggregate answer lists at most this many papers
-AGGREGATE_SCAN = 200  # corpora up to this size have every paper scored for "which papers" questions
-AGGREGATE_POOL = 60  # larger ones: this many candidates from retrieval on the criterion
-
-
 class QuestionError(ValueError):
     """The question can't be asked as typed (empty, too long); the message says why."""
-
-
-@dataclass
-class Gathered:
-    """Sources for one question, the papers it is about, and aggregate matches."""
-
-    sources: list[Source]
-    focus: list[str]
-    matches: list[extractive.Match]
 
 
 @dataclass
@@ -61,7 +51,9 @@ class Answer:
     refused: bool = False
     cited: list[int] = field(default_factory=list)
     removed_citations: int = 0
-    evidence: list[extractive.Evidence] = field(default_factory=list)
+    kind: str = "fact"
+    evidence: list[Evidence] = field(default_factory=list)
+    table: list[dict[str, object]] = field(default_factory=list)
     support: list[SentenceSupport] = field(default_factory=list)
     plan: QuestionPlan | None = None
     timings: dict[str, float] = field(default_factory=dict)
@@ -82,7 +74,9 @@ class Answer:
             "refused": self.refused,
             "cited": self.cited,
             "removed_citations": self.removed_citations,
-            "question_kind": self.plan.kind if self.plan else None,
+            "question_kind": self.kind,
+            "followup": bool(self.plan and self.plan.followup),
+            "table": self.table,
             "search_query": self.plan.query if self.plan else None,
             "unsupported_sentences": [s.sentence for s in self.support if not s.supported],
             "support": [{"sentence": s.sentence, "cited": s.cited, "score": round(s.score, 3)} for s in self.support],
@@ -136,9 +130,11 @@ class Assistant:
         self.embedder = embedder
         self.store = store
         self.last_ingest = last_ingest
-        self.sentences = extractive.SentenceBank(embedder, TermWeights(lexical))
+        self.bank = SentenceBank(embedder, TermWeights(lexical), Acronyms(papers))
         self.retriever = Retriever(self.by_id, store, embedder, lexical, settings.candidates,
                                    settings.lexical_weight, settings.rerank, self._best_sentence_similarity)
+        self.gatherer = Gatherer(self.by_id, self.retriever, EvidenceScorer(self.bank), embedder,
+                                 settings.retriever)
         self.writer = (
             LLMWriter(settings.llm_base_url, settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
                       settings.llm_model, settings.llm_timeout, settings.llm_max_retries)
@@ -172,7 +168,7 @@ class Assistant:
     def ask(self, question: str, history: Sequence[Message] = (), paper_ids: Sequence[str] | None = None,
             top_k: int | None = None, use_llm: bool = True, temperature: float | None = None,
             max_tokens: int | None = None, model: str | None = None) -> Response:
-        """Start answering; sources are retrieved now, the text streams from the Response.
+        """Start answering; sources are gathered now, the text streams from the Response.
 
         ``model`` asks the configured endpoint for another model than ``llm_model``.
         """
@@ -180,10 +176,11 @@ class Assistant:
         started = time.perf_counter()
         use_llm = self.writer is not None and use_llm
         plan = self.plan(question, history, use_llm)
-        gathered = self.gather(plan, paper_ids, top_k or self.settings.top_k)
-        answer = Answer(question=question, text="", sources=gathered.sources, mode="extractive", plan=plan)
+        gathered = self.gatherer.gather(plan, history, paper_ids, top_k or self.settings.top_k)
+        answer = Answer(question=question, text="", sources=gathered.sources, mode="extractive", plan=plan,
+                        kind=gathered.kind)
         answer.timings["retrieval"] = time.perf_counter() - started
-        if use_llm:
+        if use_llm and self.writer is not None:
             answer.mode, answer.model = "llm", (model or "").strip() or self.writer.model
             deltas = self._stream_llm(answer, gathered, history, temperature, max_tokens, started)
         else:
@@ -194,64 +191,21 @@ class Assistant:
         """Non-streaming convenience: the finished answer."""
         return self.ask(question, **kwargs).result()  # type: ignore[arg-type]
 
-    # -- understanding and retrieval -------------------------------------------------
     def plan(self, question: str, history: Sequence[Message] = (), use_llm: bool = False) -> QuestionPlan:
-        """Classify the question and make it standalone (with the LLM when one is configured)."""
+        """Read the question (with the LLM rewriting a follow-up's search query when one is configured)."""
         plan = plan_question(question, self.papers, history)
         if use_llm and plan.carried and self.writer is not None:
             plan.query = self._rewrite_with_llm(question, history) or plan.query
         return plan
 
     def _rewrite_with_llm(self, question: str, history: Sequence[Message]) -> str | None:
+        assert self.writer is not None
         try:
             rewritten = self.writer.complete(rewrite_messages(question, history), temperature=0.0, max_tokens=120)
         except GenerationError:
             return None  # the deterministic rewrite stands
         rewritten = rewritten.strip().strip('"')
         return rewritten if 0 < len(rewritten) <= self.settings.max_question_chars else None
-
-    def gather(self, plan: QuestionPlan, paper_ids: Sequence[str] | None, k: int) -> Gathered:
-        """Sources for a plan: the papers it is about first, then the best of the rest."""
-        mode = self.settings.retriever
-        matches: list[extractive.Match] = []
-        if plan.kind == "aggregate":
-            matches = self._aggregate_matches(plan, paper_ids)
-            focus = [m.paper_id for m in matches][:MAX_LISTED]
-            k = max(k, len(focus))
-        else:
-            focus = self._focus(plan, paper_ids)
-        ranked = self.retriever.rank(plan.query, paper_ids=paper_ids, mode=mode)
-        missing = [pid for pid in focus if pid not in {s.paper_id for s in ranked}]
-        if missing:
-            ranked += self.retriever.rank(plan.query, paper_ids=missing, mode="dense")
-        by_id = {s.paper_id: s for s in ranked}
-        ordered = [by_id[pid] for pid in focus if pid in by_id] + [s for s in ranked if s.paper_id not in focus]
-        sources = [self.retriever.to_source(i + 1, s, plan.query) for i, s in enumerate(ordered[:max(k, len(focus))])]
-        return Gathered(sources, [pid for pid in focus if pid in by_id], matches)
-
-    def _focus(self, plan: QuestionPlan, paper_ids: Sequence[str] | None) -> list[str]:
-        """Papers the question is about: named, described ("the X paper") or carried over."""
-        focus = list(plan.targets)
-        for part in plan.parts:
-            best = self.retriever.rank(part, paper_ids=paper_ids)[:1]
-            focus += [s.paper_id for s in best if s.paper_id not in focus]
-        if not focus and plan.carried:
-            focus = narrow_carried(plan.question, plan.carried)
-            excluded = exclusion_phrase(plan.question)
-            if excluded and len(focus) > 1:
-                closest = self.retriever.rank(excluded, paper_ids=focus, mode="dense")[:1]
-                focus = [pid for pid in focus if pid not in {s.paper_id for s in closest}]
-        if paper_ids:
-            focus = [pid for pid in focus if pid in paper_ids]
-        return focus
-
-    def _aggregate_matches(self, plan: QuestionPlan, paper_ids: Sequence[str] | None) -> list[extractive.Match]:
-        """Score every paper of a small corpus, or a wide candidate pool of a large one."""
-        pool = [self.by_id[pid] for pid in (paper_ids or [])] or self.papers
-        if len(pool) > AGGREGATE_SCAN:
-            ranked = self.retriever.rank(plan.criterion, paper_ids=paper_ids, pool=AGGREGATE_POOL)
-            pool = [self.by_id[s.paper_id] for s in ranked[:AGGREGATE_POOL]]
-        return extractive.qualifying(criterion_alternatives(plan.criterion), pool, self.sentences)
 
     # -- composing -----------------------------------------------------------------------
     def _stream_extractive(self, answer: Answer, gathered: Gathered, started: float) -> Iterator[str]:
@@ -261,16 +215,10 @@ class Assistant:
 
     def _extractive_deltas(self, answer: Answer, gathered: Gathered,
                            checker: StreamingCitationFilter) -> Iterator[str]:
-        plan = answer.plan
-        if plan.kind == "aggregate":
-            result = extractive.aggregate_answer(plan.criterion, gathered.matches, answer.sources)
-        else:
-            result = extractive.answer(plan, self.embedder.embed_query(plan.question), answer.sources, self.sentences,
-                                       self.settings.extractive_sentences, self.settings.min_relevance,
-                                       gathered.focus)
-        answer.evidence, answer.refused = result.evidence, result.refused
-        for paragraph in _paragraphs(result.text):
-            yield checker.feed(paragraph)
+        composed = compose(gathered, self.settings.extractive_sentences)
+        answer.evidence, answer.refused, answer.table = composed.evidence, composed.refused, composed.table
+        for piece in _sentences(composed.text):
+            yield checker.feed(piece)
         yield checker.finish()
 
     def _stream_llm(self, answer: Answer, gathered: Gathered, history: Sequence[Message],
@@ -279,7 +227,8 @@ class Assistant:
         assert self.writer is not None
         max_tokens = max_tokens or self.settings.max_answer_tokens
         temperature = self.settings.temperature if temperature is None else temperature
-        messages = build_messages(answer.question, answer.sources, history, max_tokens)
+        messages = build_messages(answer.question, answer.sources, history, max_tokens, gathered.kind)
+        answer.evidence = gathered.evidence[: self.settings.extractive_sentences]
         checker = StreamingCitationFilter(len(answer.sources))
         try:
             for delta in self.writer.stream(messages, temperature, max_tokens, answer.model):
@@ -306,14 +255,15 @@ class Assistant:
 
     def support(self, text: str, sources: Sequence[Source]) -> list[SentenceSupport]:
         """Offline support score of every answer sentence against the sources it cites."""
-        banked = self.sentences.get([s.paper for s in sources])
-        by_number = {s.number: ([x.text for x in banked[s.paper.id][0]], banked[s.paper.id][1]) for s in sources}
-        return score_support(text, by_number, self.embedder.embed, self.sentences.weights.coverage)
+        banked = self.bank.get([s.paper for s in sources])
+        by_number = {s.number: ([x.text for x in banked[s.paper.id].sentences], banked[s.paper.id].vectors)
+                     for s in sources}
+        return score_support(text, by_number, self.embedder.embed, self.bank.weights.coverage)
 
     def _best_sentence_similarity(self, vector: np.ndarray, paper_ids: Sequence[str]) -> dict[str, float]:
         """Each paper's best sentence similarity to a query vector (sentences cached in the bank)."""
-        banked = self.sentences.get([self.by_id[pid] for pid in paper_ids])
-        return {pid: float((vectors @ vector).max()) for pid, (_, vectors) in banked.items() if len(vectors)}
+        banked = self.bank.get([self.by_id[pid] for pid in paper_ids])
+        return {pid: float((entry.vectors @ vector).max()) for pid, entry in banked.items() if len(entry.vectors)}
 
     def warm_up(self, sentence_papers: int = 200) -> None:
         """Pay first-use costs now (a server's loading screen), not on the first question.
@@ -323,7 +273,7 @@ class Assistant:
         """
         self.embedder.embed_query("warm-up")
         if len(self.papers) <= sentence_papers:
-            self.sentences.get(self.papers)
+            self.bank.get(self.papers)
 
     # -- corpus info -----------------------------------------------------------
     def stats(self) -> dict[str, object]:
@@ -350,8 +300,30 @@ def validate_question(question: str, max_chars: int) -> str:
     return question
 
 
-def _paragraphs(text: str) -> Iterator[str]:
-    """Split text into paragraph-sized deltas so extractive answers stream too."""
-    parts = text.split("\n\n")
-    for i, part in enumerate(parts):
-        yield part + ("\n\n" if i < len(parts) - 1 else "")
+def compose(gathered: Gathered, limit: int) -> extractive.Composed:
+    """The extractive answer for a gathered, decided shape."""
+    sources = gathered.sources
+    if gathered.kind == "list":
+        return extractive.paper_list(gathered.criterion, gathered.members, gathered.possible, sources,
+                                     gathered.negated, gathered.matched_total)
+    if gathered.kind == "compare":
+        return extractive.comparison(sources[: len(gathered.focus)], gathered.evidence, gathered.shared,
+                                     gathered.by_relevance)
+    if gathered.kind == "summary":
+        return extractive.summary(sources[0], gathered.evidence)
+    if gathered.kind == "overview":
+        return extractive.overview(gathered.topics, gathered.evidence, sources, gathered.collection_size)
+    if gathered.missing is not None:
+        closest = gathered.evidence[0] if gathered.evidence else None
+        return extractive.not_stated(gathered.missing, closest, sources)
+    chosen = extractive.select(gathered.evidence, limit)
+    quoted = {(e.paper_id, e.sentence) for e in chosen}
+    chosen += [e for e in gathered.extra if (e.paper_id, e.sentence) not in quoted]
+    return extractive.fact(chosen, sources, gathered.caveat)
+
+
+def _sentences(text: str) -> Iterator[str]:
+    """Split text into sentence-sized deltas so extractive answers stream like model answers."""
+    pieces = re.split(r"(?<=[.!?:])(\s+)", text)
+    for i in range(0, len(pieces), 2):
+        yield pieces[i] + (pieces[i + 1] if i + 1 < len(pieces) else "")

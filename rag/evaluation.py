@@ -287,6 +287,8 @@ class QuestionResult:
     cited_precision: float | None
     cited_recall: float | None
     cited_f1: float | None
+    first_gold: bool | None
+    all_gold_cited: bool | None
     keyword_hit: bool | None
     keyword_recall: float | None
     refused: bool
@@ -313,6 +315,8 @@ def score_answer(question: Question, answer: Answer, retrieved: Mapping[str, Seq
         cited_papers=cited_papers,
         cited_precision=prf[0] if prf else None, cited_recall=prf[1] if prf else None,
         cited_f1=prf[2] if prf else None,
+        first_gold=first_cited_is_gold(answer, question.gold_papers),
+        all_gold_cited=set(question.gold_papers) <= set(cited_papers) if question.answerable else None,
         keyword_hit=keyword_hit(answer.text, question.must_keywords),
         keyword_recall=keyword_recall(answer.text, question.must_keywords),
         refused=refused,
@@ -323,6 +327,15 @@ def score_answer(question: Question, answer: Answer, retrieved: Mapping[str, Seq
         citation_recall=citation_recall(claims, threshold),
         citation_precision=citation_precision(claims, threshold),
     )
+
+
+def first_cited_is_gold(answer: Answer, gold: Sequence[str]) -> bool | None:
+    """For a single-paper question: is the paper the answer cites first the gold one? (None otherwise)."""
+    if len(gold) != 1:
+        return None
+    by_number = {s.number: s.paper.id for s in answer.sources}
+    first = next((by_number[n] for n in answer.cited if n in by_number), None)
+    return first == gold[0]
 
 
 def claim_support(support: Sequence[SupportLike]) -> list[SupportLike]:
@@ -372,7 +385,7 @@ class Report:
         }
 
 
-MEAN_METRICS = ("cited_precision", "cited_recall", "cited_f1", "keyword_hit", "keyword_recall", "refusal_correct",
+MEAN_METRICS = ("cited_precision", "cited_recall", "cited_f1", "first_gold", "all_gold_cited", "keyword_hit", "keyword_recall", "refusal_correct",
                 "false_refusal", "citation_recall", "citation_precision")
 SUM_METRICS = ("invalid_citations", "removed_citations")
 
@@ -445,7 +458,8 @@ def columns(report: Report) -> tuple[list[Column], list[Column]]:
     """Two column groups, so that each table fits a 100-character terminal."""
     retrieval = [Column(f"recall_{m}", f"R@{report.k} {m}", "rate") for m in report.modes]
     answers = [Column("cited_precision", "cite P", "rate"), Column("cited_recall", "cite R", "rate"),
-               Column("cited_f1", "cite F1", "rate"), Column("keyword_hit", "kw hit", "rate"),
+               Column("cited_f1", "cite F1", "rate"), Column("first_gold", "gold 1st", "rate"),
+               Column("all_gold_cited", "all gold", "rate"), Column("keyword_hit", "kw hit", "rate"),
                Column("keyword_recall", "kw recall", "rate")]
     quality = [Column("refusal_correct", "refusal acc", "rate"), Column("false_refusal", "false refusal", "rate"),
                Column("invalid_citations", "invalid cit", "count"),
@@ -483,6 +497,8 @@ def aligned(header: Sequence[str], body: Sequence[Sequence[str]], footer: Sequen
 LEGEND = """\
 R@k mode     recall@k of the gold papers for that retriever (answerable questions)
 cite P/R/F1  cited papers vs gold papers (answerable questions; citing nothing scores 0)
+gold 1st     single-paper questions whose first cited paper is the gold one
+all gold     answerable questions citing every gold paper
 kw hit       share of questions with any must-keyword in the answer (lenient: lists mix alternatives)
 kw recall    share of all listed must-keywords found in the answer (strict)
 refusal acc  unanswerable questions refused;  false refusal: answerable ones refused (false-premise excluded)

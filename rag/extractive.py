@@ -1,127 +1,96 @@
-"""The offline default answer: the abstracts' own best sentences, each cited.
+"""The offline default answer: the abstracts' own sentences, arranged by what was asked.
 
 No instruction-tuned model good enough to write answers ships in a package, so
-with no endpoint configured we answer by quotation. Every sentence of the
-answer is a sentence of a source abstract, so every citation is supported by
-construction; the work is in choosing which sentences, and in refusing when
-nothing is close enough.
+with no endpoint configured we answer by quotation: every sentence of an answer
+is a sentence of a source abstract, cited, so every citation is supported by
+construction. The shapes: a fact (the best sentences), a list of papers (one
+cited sentence each, ranked, with the borderline ones apart), a comparison
+table (problem / approach / data / result per paper), a summary (what the paper
+is, what it finds), a collection overview (topics with their papers), and "not
+stated" (what exactly is missing, plus at most the closest sentence).
+
+This module only arranges evidence the assistant has scored and decided on
+(:mod:`rag.evidence`); it makes no relevance decision of its own beyond
+choosing among sentences already scored.
 """
 
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
-import numpy as np
-
-from .chunking import Sentence, split_sentences
+from .chunking import Sentence
 from .citations import escape_brackets
-from .corpus import Paper
-from .embedding import Embedder
-from .lexical import TermWeights, content_stems, stem
-from .questions import QuestionPlan
-from .retrieval import Source
+from .types import Evidence, Role, Source
 
-SIMILARITY_SHARE = 0.7  # the rest of a sentence's score is lexical overlap with the question
-KEEP_WITHIN = 0.8  # further sentences must score at least this share of the best one
-OTHER_PAPER_WITHIN = 0.95  # ... and a sentence from another paper nearly as much as the best
-ANSWER_TYPE_WITHIN = 0.6  # a sentence holding the asked-for number/list may be this much less relevant
-AGGREGATE_MIN = 0.5  # a paper meets a "which papers" criterion from this sentence score on
-AGGREGATE_WITHIN = 0.6  # ... and when it is not far behind the best-matching paper
+KEEP_WITHIN = 0.8  # a fact answer's further sentences score at least this share of the best one (dev set)
+OTHER_PAPER_WITHIN = 0.95  # ... and a sentence of another paper nearly as much as the best (dev set)
+CELL_WORDS = 28  # a comparison-table cell quotes at most this many words of its sentence (readability)
 REFUSAL = "The abstracts in this corpus don't answer this question."
-REASON_CAVEAT = ("The abstracts don't explain this in so many words; here is what they state "
+REASON_CAVEAT = ("The abstract doesn't explain this in so many words; here is what it states "
                  "(check the question's premise against it):")
+COLUMNS: tuple[tuple[str, tuple[Role, ...]], ...] = (
+    ("Problem", ("problem",)),
+    ("Approach", ("method",)),
+    ("Data / setting", ("data",)),
+    ("Main result", ("result",)),
+)
 
-
-@dataclass(frozen=True)
-class Evidence:
-    """A sentence of a source abstract scored against the question."""
-
-    source: int
-    paper_id: str
-    sentence: Sentence
-    similarity: float
-    overlap: float
-
-    @property
-    def score(self) -> float:
-        return SIMILARITY_SHARE * self.similarity + (1 - SIMILARITY_SHARE) * self.overlap
+_FIGURE = re.compile(r"\d|\b(?:orders?[- ]of[- ]magnitude|twice|half|double[sd]?|tripled?|\w+fold|percent|two|three|four"
+                     r"|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?|billions?)\b",
+                     re.IGNORECASE)
+_WINNER = re.compile(r"\b(?:best|worst|outperform\w*|highest|lowest|strongest|weakest|exceed\w*|surpass\w*|"
+                     r"better|worse|largest|smallest|leading|top-performing|state[- ]of[- ]the[- ]art)\b",
+                     re.IGNORECASE)
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
+_LIST_OPENER = re.compile(r"[:(]|\b(?:namely|including|such as|e\.g\.|i\.e\.)", re.IGNORECASE)
+_SEPARATOR = re.compile(r",|;|\band\b|\bor\b")
 
 
 @dataclass
-class ExtractiveAnswer:
+class Composed:
+    """A composed answer: text with [n] markers, the evidence it quotes, and for tables their structure."""
+
     text: str
     evidence: list[Evidence]
-    refused: bool
+    refused: bool = False
+    table: list[dict[str, object]] = field(default_factory=list)
 
 
-class SentenceBank:
-    """Sentences of papers and their embeddings, computed once per paper and kept (LRU).
+# --- citing -----------------------------------------------------------------------------
 
-    Also holds the corpus term weights, so every overlap score weighs rare words up.
-    """
-
-    def __init__(self, embedder: Embedder, weights: TermWeights, capacity: int = 2000) -> None:
-        self.embedder = embedder
-        self.weights = weights
-        self.capacity = capacity
-        self._lock = threading.Lock()  # one assistant serves every UI session, each in its own thread
-        self._cache: OrderedDict[str, tuple[list[Sentence], np.ndarray]] = OrderedDict()
-
-    def vector_of(self, evidence: Evidence) -> np.ndarray:
-        """The stored vector of an evidence sentence (its paper must be banked)."""
-        with self._lock:
-            sentences, vectors = self._cache[evidence.paper_id]
-        return vectors[sentences.index(evidence.sentence)]
-
-    def get(self, papers: Sequence[Paper]) -> dict[str, tuple[list[Sentence], np.ndarray]]:
-        with self._lock:
-            return self._get(papers)
-
-    def _get(self, papers: Sequence[Paper]) -> dict[str, tuple[list[Sentence], np.ndarray]]:
-        missing = [p for p in papers if p.id not in self._cache]
-        if missing:
-            split = {p.id: split_sentences(p.text) for p in missing}
-            flat = [s.text for p in missing for s in split[p.id]]
-            vectors = self.embedder.embed(flat)
-            row = 0
-            for paper in missing:
-                count = len(split[paper.id])
-                self._cache[paper.id] = (split[paper.id], vectors[row : row + count])
-                row += count
-        out = {}
-        for paper in papers:
-            self._cache.move_to_end(paper.id)
-            out[paper.id] = self._cache[paper.id]
-        while len(self._cache) > self.capacity:
-            self._cache.popitem(last=False)
-        return out
+def cite(text: str, number: int) -> str:
+    """Put the marker inside the sentence's final punctuation: "... 12,326 trajectories [1]."."""
+    text = escape_brackets(text.rstrip())
+    if text and text[-1] in ".!?":
+        return f"{text[:-1]} [{number}]{text[-1]}"
+    return f"{text} [{number}]"
 
 
-def score_evidence(question: str, question_vector: np.ndarray, sources: Sequence[Source],
-                   bank: SentenceBank) -> list[Evidence]:
-    """Every sentence of every source, best first."""
-    wanted = content_stems(question, compounds=False)
-    banked = bank.get([s.paper for s in sources])
-    evidence: list[Evidence] = []
-    for source in sources:
-        sentences, vectors = banked[source.paper.id]
-        similarities = vectors @ question_vector if len(sentences) else np.zeros(0)
-        for sentence, similarity in zip(sentences, similarities):
-            overlap = bank.weights.coverage(wanted, content_stems(sentence.text))
-            evidence.append(Evidence(source.number, source.paper.id, sentence, float(similarity), overlap))
-    return sorted(evidence, key=lambda e: -e.score)
+def _heading(source: Source) -> str:
+    return f"**{source.paper.label}** ({source.paper.id})"
 
+
+def quote_paragraph(source: Source, sentences: Sequence[Sentence]) -> str:
+    """"**Label** (id): sentence [n] sentence [n]", sentences in abstract order."""
+    ordered = sorted(sentences, key=lambda s: s.start)
+    return f"{_heading(source)}: " + " ".join(cite(s.text, source.number) for s in ordered)
+
+
+def render(chosen: Sequence[Evidence], sources: Sequence[Source]) -> str:
+    """Group quoted sentences by paper, best paper first."""
+    by_number = {s.number: s for s in sources}
+    return "\n\n".join(
+        quote_paragraph(by_number[n], [e.sentence for e in chosen if e.source == n])
+        for n in dict.fromkeys(e.source for e in chosen)
+    )
+
+
+# --- facts --------------------------------------------------------------------------------
 
 def select(evidence: Sequence[Evidence], limit: int) -> list[Evidence]:
-    """The best sentence and close runners-up, at most ``limit``.
-
-    Other papers only join when their sentence is nearly as good as the best
-    one: a fact question usually has one paper behind it.
-    """
+    """The best sentence and close runners-up, at most ``limit``; other papers only when nearly as good."""
     if not evidence:
         return []
     best = evidence[0]
@@ -130,238 +99,214 @@ def select(evidence: Sequence[Evidence], limit: int) -> list[Evidence]:
     return keep[:limit]
 
 
-def cite_sentence(text: str, number: int) -> str:
-    """Put the marker inside the sentence's final punctuation: "... 12,326 trajectories [1]."."""
-    text = escape_brackets(text.rstrip())
-    if text and text[-1] in ".!?":
-        return f"{text[:-1]} [{number}]{text[-1]}"
-    return f"{text} [{number}]"
-
-
-def paper_paragraph(source: Source, sentences: Sequence[Sentence]) -> str:
-    """"**Label** (id): sentence [n] sentence [n]", sentences in abstract order."""
-    ordered = sorted(sentences, key=lambda s: s.start)
-    body = " ".join(cite_sentence(s.text, source.number) for s in ordered)
-    return f"**{source.paper.label}** ({source.paper.id}): {body}"
-
-
-def render(chosen: Sequence[Evidence], sources: Sequence[Source]) -> str:
-    """Group sentences by paper, best paper first."""
-    by_number = {s.number: s for s in sources}
-    return "\n\n".join(
-        paper_paragraph(by_number[n], [e.sentence for e in chosen if e.source == n])
-        for n in dict.fromkeys(e.source for e in chosen)
-    )
-
-
-# --- does the evidence contain the kind of answer asked for? ---------------------------
-
-_QUANTITY = re.compile(r"\d|\b(?:orders?[- ]of[- ]magnitude|twice|half|double[sd]?|tripled?|\w+fold|percent)\b",
-                       re.IGNORECASE)
-_COMPARATIVE = re.compile(r"\b(?:best|worst|outperform\w*|highest|lowest|strongest|weakest|exceed\w*|surpass\w*|"
-                          r"better|worse|largest|smallest|leading|top-performing|state[- ]of[- ]the[- ]art)\b",
-                          re.IGNORECASE)
-_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
-_LIST_OPENER = re.compile(r"[:(]|\b(?:namely|including|such as|e\.g\.|i\.e\.)", re.IGNORECASE)
-_SEPARATOR = re.compile(r",|;|\band\b|\bwith\b|\bor\b")
-
-
-def states_expected(plan: QuestionPlan, sentences: Sequence[str]) -> bool:
-    """Whether the quoted sentences contain what the question asks for (a number, a list, a winner)."""
-    if plan.expects == "number":
-        question_numbers = set(re.findall(r"\d[\d.,]*", plan.question))
-        counted = content_stems(plan.quantity_noun, compounds=False)  # "how many parameters": a count OF them
-        return any(_QUANTITY.search(_without(s, question_numbers)) and (not counted or counted & content_stems(s))
-                   for s in sentences)
-    if plan.expects == "list" and plan.count:
-        return any(_enumerates(s, plan.count, plan.count_noun) for s in sentences)
-    if plan.expects == "superlative":
-        return any(_COMPARATIVE.search(s) for s in sentences)
+def has_expected(expects: str, count: int | None, count_noun: str, text: str) -> bool:
+    """Does the text hold the kind of content asked for: a figure, N listed items, a winner?"""
+    if expects == "figure":
+        return bool(_FIGURE.search(text))
+    if expects == "enumeration" and count:
+        return _enumerates(text, count, count_noun)
+    if expects == "winner":
+        return bool(_WINNER.search(text))
     return True
 
 
-def _without(text: str, numbers: set[str]) -> str:
-    for number in numbers:
-        text = text.replace(number, " ")
-    return text
-
-
 def _enumerates(sentence: str, count: int, noun: str) -> bool:
-    """Does the sentence list ``count`` items? "three regimes: a, b, and c" does;
-    "across three benchmarks." announces three but names none; "a temporal
-    signal ... with a structural signal" names two signals without the number."""
+    """Does the sentence list ``count`` items? "three regimes: a, b, and c" does; "across three benchmarks." doesn't;
+    "a temporal signal ... with a structural signal" names two signals without saying "two"."""
     mention = re.search(rf"\b(?:{count}|{_NUMBER_WORDS.get(count, str(count))})\b", sentence, re.IGNORECASE)
-    if mention:
-        rest = sentence[mention.end():]
-        opener = _LIST_OPENER.search(rest)
-        return bool(opener) and len(_SEPARATOR.findall(rest[opener.end():])) >= count - 1
-    words = [stem(w) for w in re.findall(r"[\w-]+", sentence.lower())]
-    return any(words.count(stem) >= count for stem in content_stems(noun, compounds=False))
+    if not mention:
+        head = noun.split()[0].lower().rstrip("s") if noun.split() else ""
+        return bool(head) and len(re.findall(rf"\b{re.escape(head)}s?\b", sentence, re.IGNORECASE)) >= count
+    rest = sentence[mention.end():]
+    opener = _LIST_OPENER.search(rest)
+    return bool(opener) and len(_SEPARATOR.findall(rest[opener.end():])) >= count - 1
 
 
-def _not_stated(plan: QuestionPlan) -> str:
-    what = {"number": "the figure asked for", "list": "the items asked for",
-            "superlative": "which one is best"}.get(plan.expects, "this")
-    return f"The abstracts don't state {what}. The closest they come:"
-
-
-# --- answers per question kind ----------------------------------------------------------
-
-def answer(plan: QuestionPlan, question_vector: np.ndarray, sources: Sequence[Source], bank: SentenceBank,
-           limit: int, min_relevance: float, focus: Sequence[str] = ()) -> ExtractiveAnswer:
-    """Quote the best-matching sentences, or refuse when none is relevant enough.
-
-    Sentences are scored against the question as asked (a follow-up's standalone
-    search query also holds the previous question, which would pull its answer
-    back in); ``focus`` holds the papers the question is about (named, described or carried
-    over from the conversation); evidence then comes from them first.
-    """
-    evidence = score_evidence(plan.question, question_vector, sources, bank)
-    pointed_at = bool(plan.carried) and any(e.paper_id in focus for e in evidence)  # "tell me more about the second one"
-    if not evidence or (max(e.similarity for e in evidence) < min_relevance and not pointed_at):
-        return ExtractiveAnswer(REFUSAL, [], refused=True)
-    if plan.kind == "compare" and len(focus) >= 2:
-        return _compare(evidence, sources, focus)
-    focused = [e for e in evidence if e.paper_id in focus] or evidence
-    chosen = cover_clauses(plan, select(focused, limit), focused, bank, limit)
-    chosen = complete(plan, chosen, focused, sources, limit)
+def fact(chosen: Sequence[Evidence], sources: Sequence[Source], caveat: str | None = None) -> Composed:
     text = render(chosen, sources)
-    if not states_expected(plan, [e.sentence.text for e in chosen]):
-        return ExtractiveAnswer(f"{_not_stated(plan)}\n\n{text}", chosen, refused=True)
-    if plan.expects == "reason":
-        text = f"{REASON_CAVEAT}\n\n{text}"
-    return ExtractiveAnswer(text, chosen, refused=False)
+    return Composed(f"{caveat}\n\n{text}" if caveat else text, list(chosen))
 
 
-def cover_clauses(plan: QuestionPlan, chosen: list[Evidence], ranked: Sequence[Evidence], bank: SentenceBank,
-                  limit: int) -> list[Evidence]:
-    """Each part of a multi-part question gets its own best sentence from the chosen papers."""
-    if not chosen or not plan.clauses:
-        return chosen
-    papers = {e.paper_id for e in chosen}
-    pool = [e for e in ranked if e.paper_id in papers]
-    vectors = bank.embedder.embed(plan.clauses)
-    for clause, vector in zip(plan.clauses, vectors):
-        wanted = content_stems(clause, compounds=False)
-        best = max(pool, key=lambda e: SIMILARITY_SHARE * float(bank.vector_of(e) @ vector)
-                   + (1 - SIMILARITY_SHARE) * bank.weights.coverage(wanted, content_stems(e.sentence.text)))
-        if best not in chosen and len(chosen) < limit + len(plan.clauses) - 1:
-            chosen = chosen + [best]
-    return chosen
+def defines(sentence: str, label: str) -> bool:
+    """The sentence spells the name out or introduces it: "CoCHI (Class-oriented ...)", "we propose X"."""
+    if not label or label.lower() not in sentence.lower():
+        return False
+    escaped = re.escape(label)
+    return bool(re.search(rf"{escaped}\s*\(|\({escaped}\)|{escaped},\s+(?:a|an|the)\s", sentence, re.IGNORECASE)
+                or _CONTRIBUTES.search(sentence))
 
 
-def complete(plan: QuestionPlan, chosen: list[Evidence], ranked: Sequence[Evidence], sources: Sequence[Source],
-             limit: int) -> list[Evidence]:
-    """Make sure the quote can answer what was asked.
-
-    A question wanting a number or a list gets the best sentence of the chosen
-    papers that has one, if it is reasonably relevant; a "why" or "what is"
-    question also gets the sentence where the paper introduces its method,
-    which is where a wrong premise is usually contradicted.
-    """
-    if not chosen:
-        return chosen
-    papers = {e.paper_id for e in chosen}
-    extra: Evidence | None = None
-    if plan.expects in ("number", "list", "superlative") and not states_expected(plan, [e.sentence.text for e in chosen]):
-        floor = ANSWER_TYPE_WITHIN * chosen[0].score
-        extra = next((e for e in ranked if e.paper_id in papers and e.score >= floor
-                      and states_expected(plan, [e.sentence.text])), None)
-    elif plan.expects in ("reason", "definition"):
-        label = {s.paper.id: s.paper.label for s in sources}.get(chosen[0].paper_id, "")
-        extra = next((e for e in ranked if e.paper_id == chosen[0].paper_id and _introduces(e.sentence.text, label)),
-                     None)
-    if extra is None or extra in chosen:
-        return chosen
-    return (chosen if len(chosen) < limit else chosen[:-1]) + [extra]
+def not_stated(what: str, closest: Evidence | None, sources: Sequence[Source]) -> Composed:
+    """Say precisely what is missing and show at most the single closest sentence."""
+    if closest is None:
+        return Composed(what, [], refused=True)
+    return Composed(f"{what} The closest it comes:\n\n{render([closest], sources)}", [closest], refused=True)
 
 
-_INTRODUCES = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|call|term|develop)s?\b",
-                         re.IGNORECASE)
+def missing_sentence(labels: Sequence[str], absent: Sequence[str]) -> str:
+    """"The RISE abstract does not mention authors or institution." """
+    return f"{_owner(labels)} {'does' if len(labels) == 1 else 'do'} not mention {_join(absent)}."
 
 
-def _introduces(sentence: str, label: str) -> bool:
-    """The sentence where a paper names its contribution ("We propose X (Long Name), ...")."""
-    names_it = bool(label) and label.lower() in sentence.lower()
-    return names_it and bool(_INTRODUCES.search(sentence) or re.search(rf"{re.escape(label)}\s*\(|\({re.escape(label)}\)",
-                                                                      sentence, re.IGNORECASE))
+def missing_kind_sentence(labels: Sequence[str], expects: str, count: int | None, count_noun: str) -> str:
+    """What is missing when the topic is there but the asked-for figure, list or winner is not."""
+    owner = _owner(labels)
+    if expects == "figure":
+        return f"{owner} give{'s' if len(labels) == 1 else ''} no figure for this."
+    if expects == "enumeration":
+        noun = count_noun.strip() or "items"
+        return f"{owner} {'does' if len(labels) == 1 else 'do'} not name the {_NUMBER_WORDS.get(count or 0, count)} {noun}."
+    return f"{owner} {'does' if len(labels) == 1 else 'do'} not say which one is best."
 
 
-def _compare(evidence: Sequence[Evidence], sources: Sequence[Source], focus: Sequence[str],
-             per_paper: int = 2) -> ExtractiveAnswer:
-    """One paragraph per compared paper, each with its own best sentences."""
-    by_paper = {s.paper.id: s for s in sources}
-    chosen: list[Evidence] = []
-    for pid in focus:
-        chosen += [e for e in evidence if e.paper_id == pid][:per_paper]
-    intro = f"Comparing {len(focus)} papers, each in its own words:"
-    body = "\n\n".join(paper_paragraph(by_paper[pid], [e.sentence for e in chosen if e.paper_id == pid])
-                        for pid in focus)
-    return ExtractiveAnswer(f"{intro}\n\n{body}", chosen, refused=False)
+def _owner(labels: Sequence[str]) -> str:
+    if not labels:
+        return "The abstracts"
+    if len(labels) == 1:
+        return f"The {labels[0]} abstract"
+    return f"The {_join(labels, 'and')} abstracts"
 
+
+def _join(items: Sequence[str], word: str = "or") -> str:
+    items = [f'"{i}"' if word == "or" else i for i in items]
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+# --- lists of papers --------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Match:
-    """A paper that meets an aggregate question's criterion, with its best sentence."""
+    """A paper's membership in a "which papers" set: its best sentence and score."""
 
     paper_id: str
     sentence: Sentence
     score: float
 
 
-def qualifying(alternatives: Sequence[str], papers: Sequence[Paper], bank: SentenceBank) -> list[Match]:
-    """Papers meeting any alternative of the criterion, best first.
-
-    A sentence's score for an alternative mixes its embedding similarity with how
-    many of the alternative's content words it contains; a paper qualifies when
-    its best sentence clears an absolute bar and is not far behind the best paper.
-    """
-    vectors = bank.embedder.embed(list(alternatives))
-    wanted = [content_stems(a, compounds=False) for a in alternatives]
-    best: list[Match] = []
-    for paper, (sentences, sentence_vectors) in _banked(papers, bank):
-        top = _best_sentence(sentences, sentence_vectors, vectors, wanted, bank.weights)
-        if top:
-            best.append(Match(paper.id, *top))
-    if not best:
-        return []
-    ceiling = max(m.score for m in best)
-    return sorted((m for m in best if m.score >= AGGREGATE_MIN and m.score >= AGGREGATE_WITHIN * ceiling),
-                  key=lambda m: -m.score)
-
-
-def _banked(papers: Sequence[Paper], bank: SentenceBank) -> list[tuple[Paper, tuple[list[Sentence], np.ndarray]]]:
-    banked = bank.get(papers)
-    return [(p, banked[p.id]) for p in papers]
-
-
-def _best_sentence(sentences: Sequence[Sentence], sentence_vectors: np.ndarray, alt_vectors: np.ndarray,
-                   wanted: Sequence[set[str]], weights: TermWeights) -> tuple[Sentence, float] | None:
-    if not sentences:
-        return None
-    similarity = sentence_vectors @ alt_vectors.T  # sentences x alternatives
-    best: tuple[Sentence, float] | None = None
-    for i, sentence in enumerate(sentences):
-        stems = content_stems(sentence.text)
-        for j, terms in enumerate(wanted):
-            coverage = weights.coverage(terms, stems)
-            score = 0.5 * float(similarity[i, j]) + 0.5 * coverage
-            if best is None or score > best[1]:
-                best = (sentence, score)
-    return best
-
-
-def aggregate_answer(criterion: str, matches: Sequence[Match], sources: Sequence[Source]) -> ExtractiveAnswer:
-    """A numbered list of every qualifying paper, one cited sentence each."""
+def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Match], sources: Sequence[Source],
+               negated: bool, total: int | None = None) -> Composed:
+    """A counted, ranked list with one cited sentence per paper; borderline ones listed apart."""
     by_paper = {s.paper.id: s for s in sources}
-    listed = [m for m in matches if m.paper_id in by_paper]
-    if not listed:
-        return ExtractiveAnswer(f"No paper in the corpus clearly matches \"{criterion}\".", [], refused=True)
-    noun = "paper matches" if len(listed) == 1 else "papers match"
-    lines = [f"{len(listed)} {noun} \"{criterion}\":", ""]
-    evidence = []
-    for i, match in enumerate(listed, 1):
-        source = by_paper[match.paper_id]
-        lines.append(f"{i}. **{source.paper.label}** ({source.paper.id}): {cite_sentence(match.sentence.text, source.number)}")
-        evidence.append(Evidence(source.number, match.paper_id, match.sentence, match.score, 0.0))
-    return ExtractiveAnswer("\n".join(lines), evidence, refused=False)
+    members = [m for m in members if m.paper_id in by_paper]
+    possible = [m for m in possible if m.paper_id in by_paper]
+    if not members and not possible:
+        return Composed(f"No paper in the corpus clearly matches \"{criterion}\".", [], refused=True)
+    count = total if total is not None else len(members)
+    shown = f"; showing {len(members)}" if count > len(members) else ""
+    verb = ("paper is" if count == 1 else "papers are") + " not about" if negated else \
+        "paper matches" if count == 1 else "papers match"
+    lines = [f"{count} {verb} \"{criterion}\"{shown}:", ""]
+    evidence: list[Evidence] = []
+    for i, match in enumerate(members, 1):
+        lines.append(f"{i}. {_list_line(match, by_paper[match.paper_id], evidence)}")
+    if possible:
+        lines += ["", "Possibly also (weaker match):", ""]
+        lines += [f"- {_list_line(m, by_paper[m.paper_id], evidence)}" for m in possible]
+    return Composed("\n".join(lines), evidence)
+
+
+def _list_line(match: Match, source: Source, evidence: list[Evidence]) -> str:
+    evidence.append(Evidence(source.number, match.paper_id, match.sentence, match.score, 0.0))
+    return f"{_heading(source)}: {cite(match.sentence.text, source.number)}"
+
+
+# --- per-paper structure: summaries and comparisons ---------------------------------------
+
+def by_role(evidence: Sequence[Evidence], roles: Sequence[Role]) -> Evidence | None:
+    """The most relevant sentence in one of these roles (evidence arrives best first)."""
+    return next((e for e in evidence if e.role in roles), None)
+
+
+def contribution(evidence: Sequence[Evidence], source: Source) -> Evidence | None:
+    """Where a paper says what it is: the sentence introducing it by name ("We propose X", "X, a benchmark for ..."),
+    else a method sentence saying "we propose ...", else its first method sentence, else its first sentence."""
+    own = sorted((e for e in evidence if e.paper_id == source.paper.id), key=lambda e: e.sentence.start)
+    methods = [e for e in own if e.role == "method"]
+    return (next((e for e in own if defines(e.sentence.text, source.paper.label)), None)
+            or next((e for e in methods if _CONTRIBUTES.search(e.sentence.text)), None)
+            or (methods[0] if methods else None) or (own[0] if own else None))
+
+
+_CONTRIBUTES = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design)s?\b",
+                          re.IGNORECASE)
+
+
+def summary(source: Source, evidence: Sequence[Evidence]) -> Composed:
+    """What the paper is (its contribution sentence, preferably naming it) and what it finds."""
+    own = [e for e in evidence if e.paper_id == source.paper.id]
+    method = contribution(own, source)
+    result = by_role(own, ("result",))
+    chosen = [e for e in (method, result) if e is not None]
+    if len(chosen) < 2:  # no result sentence: the problem it addresses says more than nothing
+        chosen += [e for e in (by_role(own, ("problem",)),) if e is not None]
+    chosen = list({id(e): e for e in chosen}.values())
+    if not chosen:
+        return Composed(REFUSAL, [], refused=True)
+    return Composed(render(chosen, [source]), chosen)
+
+
+def comparison(sources: Sequence[Source], evidence: Sequence[Evidence], shared: Mapping[str, list[str]],
+               by_relevance: bool = True) -> Composed:
+    """A table: one row per paper, a short cited quote per column, then what both abstracts share.
+
+    With ``by_relevance`` each cell holds the role's sentence most relevant to the
+    question; without (a bare "compare X and Y"), the approach cell is the paper's
+    contribution sentence and the others the first of their role.
+    """
+    header = "| Paper | " + " | ".join(name for name, _ in COLUMNS) + " |"
+    lines = [header, "|" + " --- |" * (len(COLUMNS) + 1)]
+    chosen: list[Evidence] = []
+    table: list[dict[str, object]] = []
+    for source in sources:
+        own = [e for e in evidence if e.paper_id == source.paper.id]
+        cells, row = [], {"paper_id": source.paper.id, "label": source.paper.label, "number": source.number}
+        for name, roles in COLUMNS:
+            picked = by_role(own, roles) if by_relevance or roles != ("method",) else contribution(own, source)
+            if picked is None:  # no sentence in this role; the abstract may still say it elsewhere
+                cells.append("—")
+                row[name] = None
+                continue
+            chosen.append(picked)
+            cells.append(cite(_cell(picked.sentence.text), source.number))
+            row[name] = picked.sentence.text
+        lines.append(f"| {_heading(source)} | " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+        table.append(row)
+    lines += ["", _shared_line(sources, shared)]
+    return Composed("\n".join(lines), chosen, table=table)
+
+
+def _cell(text: str) -> str:
+    """A sentence cut to ``CELL_WORDS`` words at a word boundary, marked with an ellipsis when cut."""
+    cell_words = text.split()
+    return text if len(cell_words) <= CELL_WORDS else " ".join(cell_words[:CELL_WORDS]).rstrip(",;:") + " …"
+
+
+def _shared_line(sources: Sequence[Source], shared: Mapping[str, list[str]]) -> str:
+    common = shared.get("", [])
+    both = "both abstracts use" if len(sources) == 2 else f"all {len(sources)} abstracts use"
+    parts = [f"In common (distinctive terms {both}): {', '.join(common)}." if common
+             else "The abstracts share no distinctive term."]
+    for source in sources:
+        own = shared.get(source.paper.id, [])
+        if own:
+            parts.append(f"Only {source.paper.label}: {', '.join(own)}.")
+    return " ".join(parts)
+
+
+# --- the collection ---------------------------------------------------------------------------
+
+def overview(topics: Sequence[tuple[list[str], list[str], int]], evidence: Sequence[Evidence],
+             sources: Sequence[Source], papers: int) -> Composed:
+    """Topics named by their distinctive terms, each with its papers and one cited contribution sentence."""
+    by_paper = {s.paper.id: s for s in sources}
+    lines = [f"{papers} papers in {len(topics)} topics:"]
+    chosen: list[Evidence] = []
+    for terms, members, size in topics:
+        shown = f"{size} papers" if size == len(members) else f"{size} papers, {len(members)} shown"
+        lines += ["", f"**{', '.join(terms)}** ({shown})", ""]
+        for pid in members:
+            picked = contribution(evidence, by_paper[pid])
+            if picked is not None:
+                chosen.append(picked)
+                lines.append(f"- {_heading(by_paper[pid])}: {cite(picked.sentence.text, picked.source)}")
+    return Composed("\n".join(lines), chosen)

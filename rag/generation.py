@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 from .prompts import render
-from .retrieval import Source
+from .types import Message, Source
 
 WORDS_PER_TOKEN = 0.75
 HISTORY_TURNS = 6  # earlier messages sent along; older ones rarely matter and cost tokens
@@ -21,12 +20,6 @@ HISTORY_TURNS = 6  # earlier messages sent along; older ones rarely matter and c
 
 class GenerationError(RuntimeError):
     """The endpoint failed; the message is fit to show a user."""
-
-
-@dataclass(frozen=True)
-class Message:
-    role: str
-    content: str
 
 
 def _fence(text: str) -> str:
@@ -43,11 +36,16 @@ def format_sources(sources: Sequence[Source]) -> str:
 
 
 def build_messages(question: str, sources: Sequence[Source], history: Sequence[Message],
-                   max_tokens: int) -> list[dict[str, str]]:
-    """System rules, the recent conversation, then sources and question as one user turn."""
+                   max_tokens: int, kind: str = "fact") -> list[dict[str, str]]:
+    """System rules, the recent conversation, then sources, question and the answer shape as one user turn.
+
+    ``kind`` is the shape the evidence decided on (fact, list, compare, summary,
+    overview); the model is asked for the same structure the extractive answer has.
+    """
     messages = [{"role": "system", "content": render("answer_system", max_words=int(max_tokens * WORDS_PER_TOKEN))}]
     messages += [{"role": m.role, "content": m.content} for m in history[-HISTORY_TURNS:]]
-    messages.append({"role": "user", "content": render("answer_user", sources=format_sources(sources), question=question)})
+    messages.append({"role": "user", "content": render("answer_user", sources=format_sources(sources), question=question,
+                                                        shape=render(f"shape_{kind}"))})
     return messages
 
 

@@ -158,9 +158,15 @@ class TermWeights:
         idf = np.log1p((n_docs - df + 0.5) / (df + 0.5))
         self._idf = {token: float(idf[i]) for token, i in index._bm25.vocab_dict.items() if i < len(idf)}
         self._ceiling = max(self._idf.values(), default=1.0)
+        self._docs = n_docs
 
     def __call__(self, stem: str) -> float:
         return self._idf.get(stem, self._ceiling)
+
+    def at_share(self, share: float) -> float:
+        """The weight of a word found in this share of the papers (words above it are rarer)."""
+        df = share * self._docs
+        return float(np.log1p((self._docs - df + 0.5) / (df + 0.5)))
 
     def coverage(self, wanted: set[str], have: set[str]) -> float:
         """Share of the wanted terms' weight that ``have`` contains."""

@@ -1,17 +1,21 @@
-"""Question understanding: what kind of answer a question wants, and which papers it names.
+"""Planning a question: what it names, what it asks about, and what shape an answer could take.
 
-General mechanisms only (no per-question rules):
+The plan only *suggests*; the assistant decides from scored evidence (see
+:mod:`rag.evidence`): whether several papers clear a "which papers" criterion,
+whether a follow-up retrieves better with the conversation than on its own,
+whether the asked-for content is in the abstracts at all.
 
-* **kind**: *aggregate* ("which papers ...", "list all ..."), *compare* (two or
-  more papers named or described, or comparison wording), else *fact*;
-* **named papers**: paper labels and name-like tokens ("DaTMe", "V33DA",
-  "Who&When") found verbatim in at most a few abstracts, and descriptive
-  references ("the Video-LLM motion-direction paper") kept as sub-queries;
-* **follow-ups**: a question that leans on the conversation ("they", "the
-  second one", "that information") is made standalone by carrying over the
-  previous turns' question and papers;
-* **expected answer**: a number, an enumeration or a superlative, so the
-  extractive answer can tell when the abstracts don't state it.
+What the plan reads from the question:
+
+* **named papers**: labels and coined names ("DaTMe", "V33DA", "Who&When")
+  found verbatim in a few abstracts, and descriptions ("the Video-LLM
+  motion-direction paper", "the paper on X") kept as sub-queries;
+* **content terms**: the words left once stopwords, form words ("papers",
+  "compare", "summarize", "list") and the named papers' names are removed;
+* **set-valued wording** ("which papers", "is there anything on", "list the
+  works"), **negation** ("not about X") and criterion alternatives ("A or B");
+* **answer type**: a figure, an enumeration of N items, or a winner, which the
+  composer then looks for in the evidence.
 """
 
 from __future__ import annotations
@@ -22,53 +26,48 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .corpus import Paper
-from .generation import Message
+from .evidence import content_terms, words
+from .lexical import STOPWORDS
+from .types import Message
 
-Kind = Literal["fact", "compare", "aggregate"]
-Expects = Literal["number", "list", "superlative", "reason", "definition", "any"]
+Kind = Literal["fact", "list", "compare", "summary", "overview"]
+Expects = Literal["figure", "enumeration", "winner", "definition", "reason", "any"]
 
 MAX_NAME_PAPERS = 3  # a token found in more abstracts than this is a term, not a name
 
-_AGGREGATE = re.compile(
-    r"^\s*(?:(?:which|what)\s+(?:other\s+)?(?:papers|works|studies|articles|abstracts)\b"
-    r"|(?:list|name|find|show)\s+(?:all|every|the)\s+(?:the\s+)?(?:papers?|works?|stud(?:y|ies))\b"
-    r"|(?:are\s+there|do\s+any|does\s+any|how\s+many)\s+(?:other\s+)?(?:papers|works|studies)\b)",
+_SET_NOUN = r"(?:papers|works|studies|articles|abstracts|publications|ones)"
+_SET_VALUED = re.compile(
+    rf"\b(?:which|what|list|name|find|show|enumerate|are\s+there|how\s+many|any)\b[^?.]*?\b{_SET_NOUN}\b"
+    r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
+    r"|\bany\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b",
     re.IGNORECASE,
 )
-_AGGREGATE_LEAD = re.compile(
-    r"^\s*(?:(?:which|what)\s+(?:other\s+)?(?:papers|works|studies|articles|abstracts)"
-    r"|(?:list|name|find|show)\s+(?:all|every|the)\s+(?:the\s+)?(?:papers?|works?|stud(?:y|ies))"
-    r"|(?:are\s+there|do\s+any|does\s+any|how\s+many)\s+(?:other\s+)?(?:papers|works|studies))"
-    r"(?:\s+(?:in|of|from)\s+(?:the|this)\s+(?:collection|corpus|set|list))?"
-    r"(?:\s+(?:that|which|who))?\s*",
+_NEGATED = re.compile(
+    r"\b(?:are|is|do|does|did)\s*(?:not|n't)\b|\bnot\s+(?:about|on|using|related|concerned)\b"
+    r"|\bother\s+than\b|\bexcept\b|\bexcluding\b|\bapart\s+from\b",
     re.IGNORECASE,
 )
-_CRITERION_VERB = re.compile(
-    r"^(?:(?:are|is)\s+)?(?:(?:mainly|primarily|also)\s+)?(?:study|studies|studied|investigate|involve|involves|use|uses|"
-    r"work\s+(?:with|on)|deal\s+with|address|focus\s+on|propose|introduce|describe|are\s+about|is\s+about|about|"
-    r"concern|consider|tackle|apply|on|rely\s+on|build\s+on)\b\s*",
+_SET_PHRASE = re.compile(rf"\b(?:the|these|those|all)\s+((?:[\w&+-]+\s+){{0,3}}?[\w&+-]+)\s+{_SET_NOUN}\b",
+                         re.IGNORECASE)
+_ALTERNATIVE = re.compile(r",?\s+(?:or|including|such\s+as|e\.g\.,?|i\.e\.,?|especially)\s+|\s*\(", re.IGNORECASE)
+_DESCRIBED = re.compile(
+    r"\bthe\s+((?:[\w&+.'-]+\s+){0,6}?[\w&+.'-]+)\s+(?:paper|abstract|article|study|work)\b"
+    r"|\bthe\s+(?:paper|work|study)\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:[\w&+.'-]+\s*){1,8})",
     re.IGNORECASE,
 )
-_COMPARE = re.compile(
-    r"\b(?:compare|comparison|differ|difference|different|versus|vs\.?|both|each|whereas|contrast"
-    r"|(?:which|who)\b.{0,60}\b(?:more|less|fewer|larger|smaller|higher|lower|better|worse|bigger))\b",
-    re.IGNORECASE,
-)
-_DESCRIBED = re.compile(r"\bthe\s+((?:[\w&+.'-]+\s+){0,6}?[\w&+.'-]+)\s+(?:paper|work|study|abstract)\b", re.IGNORECASE)
 _TOKEN = re.compile(r"(?<![\w&+.-])[A-Za-z][\w&+-]*(?:\.\d+[\w-]*)?[\w+]?")
-_FOLLOW_UP = re.compile(
-    r"\b(?:they|them|their|theirs|it|its|this|that|these|those|he|she|the\s+(?:first|second|third|last|latter|former|"
-    r"other|same|one|ones|two|three|paper|method|model|benchmark|dataset|authors)|(?:first|second|third)\s+one|"
-    r"the\s+one|which\s+of\s+them|either|neither)\b",
-    re.IGNORECASE,
-)
-_CONTINUATION = re.compile(r"\s*(?:and|also|what\s+about|how\s+about|what\s+else)\b", re.IGNORECASE)
-_EXCLUDING = re.compile(r"\bthe\s+one\s+(?:that|which)\s+(?:isn'?t|is\s+not|doesn'?t|does\s+not|wasn'?t)\s+(?:about\s+)?([^,?.;]+)", re.IGNORECASE)
-_ORDINAL = {"first": 0, "second": 1, "third": 2, "former": 0, "latter": -1, "last": -1}
-_ORDINAL_REF = re.compile(r"\bthe\s+(first|second|third|former|latter|last)\b(?:\s+one)?", re.IGNORECASE)
-_NUMBER_WANTED = re.compile(
-    r"\b(?:how\s+(?:many|much|large|big|long|fast)|by\s+how|what\s+(?:(?:is|are|was|were)\s+the\s+)?"
-    r"(?:percentage|fraction|number|speedup|accuracy|improvement|gain|size|ratio)|how\s+much)\b",
+# Verbs whose "how much" asks for an amount ("how much does X reduce latency"), unlike "how much does X depend on".
+_CHANGE_VERBS = (r"(?:reduce|improve|increase|decrease|cut|save|speed|accelerate|beat|outperform|exceed|gain|lower|raise"
+                 r"|boost|drop|shrink|grow|compress)\w*")
+_FIGURE = re.compile(
+    r"\bhow\s+many\b|\bby\s+how\s+much\b|\bby\s+what\s+(?:margin|factor|amount|percentage)\b"
+    r"|\bhow\s+much\s+(?!(?:does|do|did|is|are|was|were|can|could|should|will|would)\b)\w+"
+    rf"|\bhow\s+much\s+(?:does|do|did|can|could|will|would)\s+(?:[\w&+.-]+\s+){{1,4}}?{_CHANGE_VERBS}\b"
+    r"|\bwhat\s+(?:is\s+the\s+|are\s+the\s+|was\s+the\s+)?(?:[\w-]+'s\s+)?(?:percentage|number|fraction|proportion|count"
+    r"|amount|size|margin|speedup|speed-up|ratio)\b|\bpercentage\s+points?\b"
+    r"|\b(?:what|how\s+much)\s+(?:[\w-]+\s+){0,2}?(?:speedup|speed-up|reduction|improvement|gain|increase|decrease"
+    r"|drop|saving|savings)s?\s+(?:does|do|did|is|are|was|were|can|could)\b"
+    r"|\bhow\s+(?:large|big|long|fast|small)\b",
     re.IGNORECASE,
 )
 _COUNT_LIST = re.compile(
@@ -76,88 +75,124 @@ _COUNT_LIST = re.compile(
     r"(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+((?:[\w-]+\s+){0,2}[\w-]+)",
     re.IGNORECASE,
 )
+_WINNER = re.compile(r"\b(?:which|what|who)\b.*\b(?:best|worst|highest|lowest|strongest|weakest|fastest|top"
+                     r"|(?:most|least)\s+(?:accurate|effective|efficient|successful|robust))\b",
+                     re.IGNORECASE)
+_DEFINITION = re.compile(r"\b(?:stand\s+for|acronym|abbreviation|short\s+for|what\s+(?:is|are)\b(?!\s+the\s+\w+\s+of))",
+                         re.IGNORECASE)
+_REASON = re.compile(r"^\s*why\b|\bwhat\s+is\s+the\s+reason\b|\bwhat\s+makes\b", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(
     r",?\s+and\s+(?=(?:(?:across|in|on|by|from|for|at|to|under|with)\s+)?(?:which|what|how|where|when|why|who)\b)"
     r"|\?\s+(?=\S)",
     re.IGNORECASE,
 )
-_DEFINITION = re.compile(r"\b(?:stand\s+for|acronym|abbreviation|short\s+for|what\s+(?:is|are)\b(?!\s+the\s+\w+\s+of))",
-                         re.IGNORECASE)
-_SUPERLATIVE = re.compile(r"\b(?:which|what|who)\b.*\b(?:best|worst|most|least|highest|lowest|strongest|weakest|fastest)\b",
-                          re.IGNORECASE)
 _ID_TOKEN = re.compile(r"[\w][\w.:/-]*[\w]|\w")
-_STOP_AFTER_NOUN = frozenset(
-    "does do did is are was were can could has have had will would should and or in on of for to across per "
-    "the a an by with from at than".split()
-)
+_ORDINAL = {"first": 0, "second": 1, "third": 2, "former": 0, "latter": -1, "last": -1}
+_ORDINAL_REF = re.compile(r"\bthe\s+(first|second|third|former|latter|last)\b(?:\s+one)?", re.IGNORECASE)
+_EXCLUDING = re.compile(r"\bthe\s+one\s+(?:that|which)\s+(?:isn'?t|is\s+not|doesn'?t|does\s+not|wasn'?t)\s+(?:about\s+)?"
+                        r"([^,?.;]+)", re.IGNORECASE)
 _REFERENCE_WORDS = frozenset(
     "first second third fourth last latter former same other above previous next one two three four this that "
     "these those".split()
 )
+_NUMBER_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 
 
 @dataclass
 class QuestionPlan:
-    """How to retrieve for and compose the answer to one question."""
+    """What a question names and asks; ``kind`` is the suggestion the evidence then confirms."""
 
     question: str
     kind: Kind
     query: str
-    criterion: str = ""
+    terms: list[str] = field(default_factory=list)
     targets: list[str] = field(default_factory=list)
-    parts: list[str] = field(default_factory=list)
+    described: list[str] = field(default_factory=list)
+    set_valued: bool = False
+    negated: bool = False
+    alternatives: list[str] = field(default_factory=list)
     carried: list[str] = field(default_factory=list)
-    excluded: list[str] = field(default_factory=list)
+    excluded_phrase: str | None = None
     expects: Expects = "any"
     count: int | None = None
     count_noun: str = ""
-    quantity_noun: str = ""
+    followup: bool = False
     clauses: list[str] = field(default_factory=list)
+    set_phrase: str = ""  # "the vision papers" -> "vision": the set a question asks something of
+
+    @property
+    def criterion(self) -> str:
+        """What a listed paper must be about, as text: "diffusion models"."""
+        return self.set_phrase or " ".join(self.terms)
+
+    @property
+    def asked_terms(self) -> list[str]:
+        """What the question asks of each member of a described set ("datasets" of "the vision papers")."""
+        if not self.set_phrase:
+            return []
+        in_set = {w.lower() for w in words(self.set_phrase)}
+        return [t for t in self.terms if t.lower() not in in_set]
 
 
 def plan_question(question: str, papers: Sequence[Paper], history: Sequence[Message] = ()) -> QuestionPlan:
-    """Classify the question, link the papers it names, and make it standalone."""
-    kind = classify(question)
+    """Read the question's names, terms and cues; suggest a kind."""
     named = link_names(question, papers)
+    labels = [p.label for p in papers if p.id in named] + [t for t in name_tokens(question)]
     described = described_parts(question, named, papers)
-    carried, query = ([], question) if named else carry_over(question, history, papers)
+    terms = content_terms(question, drop=labels)
     count, noun = listed_count(question)
-    plan = QuestionPlan(question=question, kind=kind, query=query, targets=named, parts=described,
-                        carried=carried, expects=expected_answer(question), count=count, count_noun=noun,
-                        quantity_noun=quantity_noun(question),
-                        clauses=sub_questions(question))
-    if kind == "aggregate":
-        plan.criterion = aggregate_criterion(question)
-    if kind == "fact" and len(named) + len(described) >= 2 and _COMPARE.search(question):
-        plan.kind = "compare"
+    plan = QuestionPlan(
+        question=question, kind="fact", query=question, terms=terms, targets=named, described=described,
+        set_valued=bool(_SET_VALUED.search(question)) and not named,
+        negated=bool(_NEGATED.search(question)), alternatives=alternatives(question, labels),
+        carried=conversation_papers(history, papers) if history and not named else [],
+        excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
+        clauses=clauses(question),
+    )
+    plan.set_phrase = set_phrase(question) if plan.set_valued else ""
+    if plan.set_phrase:
+        plan.alternatives = alternatives(plan.set_phrase, labels)
+    plan.kind = suggested_kind(plan)
     return plan
 
 
-def classify(question: str) -> Kind:
-    if _AGGREGATE.search(question):
-        return "aggregate"
+def set_phrase(question: str) -> str:
+    """"across the vision papers" -> "vision"; pointers like "these two papers" are not a set description."""
+    for match in _SET_PHRASE.finditer(question):
+        phrase = match.group(1)
+        if content_terms(phrase) and not all(w.lower() in _REFERENCE_WORDS for w in phrase.split()):
+            return " ".join(content_terms(phrase))
+    return ""
+
+
+def suggested_kind(plan: QuestionPlan) -> Kind:
+    """The answer shape the wording suggests; the assistant may change it from evidence."""
+    pointed = len(plan.targets) + len(plan.described)
+    if pointed >= 2:
+        return "compare"
+    if pointed == 1 and not _subject_terms(plan):
+        return "summary"
+    if plan.set_valued and not pointed:
+        return "list"
+    if not pointed and not plan.terms and not plan.carried:
+        return "overview"
     return "fact"
 
 
-def aggregate_criterion(question: str) -> str:
-    """The property a paper must have: "Which papers study diffusion models?" -> "diffusion models"."""
-    rest = _AGGREGATE_LEAD.sub("", question, count=1).strip(" ?.")
-    rest = _CRITERION_VERB.sub("", rest, count=1).strip()
-    return rest or question
+def _subject_terms(plan: QuestionPlan) -> list[str]:
+    """Content terms that are not part of a description of the target paper."""
+    described = {w.lower() for phrase in plan.described for w in words(phrase)}
+    return [t for t in plan.terms if t.lower() not in described]
 
 
-def criterion_alternatives(criterion: str) -> list[str]:
-    """Alternatives a paper may satisfy: "medical or clinical data" -> ["medical", "clinical data"]."""
-    parts = re.split(r",?\s+(?:or|including|such\s+as|e\.g\.,?|i\.e\.,?)\s+|\s*\(|\)\s*", criterion)
-    return [p.strip(" ,()") for p in parts if p and len(p.strip(" ,()")) > 1]
+def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
+    """Criterion alternatives: "medical or clinical data" -> ["medical", "clinical data"]."""
+    parts = [" ".join(content_terms(part, drop)) for part in _ALTERNATIVE.split(question)]
+    return [p for p in parts if p]
 
 
 def name_tokens(text: str) -> list[str]:
-    """Coined names: DaTMe, cfDNA, V33DA, Who&When, META-DINO, Qwen2.5-7B.
-
-    Plain acronyms (LLM, GPU, RISE) are left out: they are too often field
-    terms; a paper whose label is one is still linked through its label.
-    """
+    """Coined names: DaTMe, cfDNA, V33DA, Who&When, META-DINO, Qwen2.5-7B (plain acronyms left out)."""
     return list(dict.fromkeys(t for t in (m.group(0).rstrip("-") for m in _TOKEN.finditer(text)) if _is_coined(t)))
 
 
@@ -171,10 +206,7 @@ def _is_coined(token: str) -> bool:
 
 
 def link_names(question: str, papers: Sequence[Paper]) -> list[str]:
-    """Papers the question names, in the order it names them.
-
-    By label (as written) or by a coined name found in few abstracts.
-    """
+    """Papers the question names, in the order it names them: by label, or by a coined name in few abstracts."""
     by_label = {p.id: question.find(p.label) for p in papers if len(p.label) >= 3 and p.label in question
                 and re.search(rf"(?<![\w-]){re.escape(p.label)}(?![\w-])", question) and _is_name(p.label)}
     linked = by_label if len(by_label) <= MAX_NAME_PAPERS else {}
@@ -188,22 +220,22 @@ def link_names(question: str, papers: Sequence[Paper]) -> list[str]:
 
 def _is_name(label: str) -> bool:
     """A label that is a name (CoCHI, Who&When Pro, Token Hypothesis), not a descriptive phrase."""
-    words = label.split()
-    return len(words) <= 3 and all(w[:1].isupper() or w[:1].isdigit() for w in words)
+    label_words = label.split()
+    return len(label_words) <= 3 and all(w[:1].isupper() or w[:1].isdigit() for w in label_words)
 
 
 def _papers_containing(token: str, papers: Sequence[Paper]) -> list[str]:
     pattern = re.compile(rf"(?<![\w-]){re.escape(token)}(?![\w])")
-    return [p.id for p in papers if token in p.text and pattern.search(p.text) or token == p.label]
+    return [p.id for p in papers if (token in p.text and pattern.search(p.text)) or token == p.label]
 
 
 def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]) -> list[str]:
-    """Descriptive references ("the audio-visual LLM trimodal-binding paper") that name no paper."""
+    """Descriptions of papers ("the audio-visual LLM trimodal-binding paper", "the paper on X") that name none."""
     by_id = {p.id: p for p in papers}
     parts = []
     for match in _DESCRIBED.finditer(question):
-        phrase = match.group(1).strip()
-        if all(w.lower() in _REFERENCE_WORDS for w in phrase.split()):
+        phrase = (match.group(1) or match.group(2) or "").strip(" ,?.")
+        if not content_terms(phrase) or all(w.lower() in _REFERENCE_WORDS for w in phrase.split()):
             continue  # "the paper", "the second paper": a pointer, not a description
         if any(by_id[pid].label.lower() in phrase.lower() for pid in named):
             continue  # "the IndRM causal-parents paper": already linked by name
@@ -212,33 +244,20 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
 
 
 def expected_answer(question: str) -> Expects:
-    if _NUMBER_WANTED.search(question):
-        return "number"
+    if _FIGURE.search(question):
+        return "figure"
     if _COUNT_LIST.search(question):
-        return "list"
-    if _SUPERLATIVE.search(question) and not _COMPARE.search(question):
-        return "superlative"
-    if re.match(r"\s*why\b", question, re.IGNORECASE):
+        return "enumeration"
+    if _WINNER.search(question):
+        return "winner"
+    if _REASON.search(question):
         return "reason"
     if _DEFINITION.search(question):
         return "definition"
     return "any"
 
 
-def quantity_noun(question: str) -> str:
-    """What a "how many/much" question counts: "How many failed trajectories does ..." -> "trajectories"."""
-    match = re.search(r"\bhow\s+(?:many|much)\s+((?:[\w-]+\s*){1,3})", question, re.IGNORECASE)
-    if not match:
-        return ""
-    head = ""
-    for word in match.group(1).split():
-        if word.lower() in _STOP_AFTER_NOUN:
-            break
-        head = word
-    return head
-
-
-def sub_questions(question: str) -> list[str]:
+def clauses(question: str) -> list[str]:
     """The parts of a multi-part question: "From what ..., and which two signals ...?" -> two parts."""
     parts = [p.strip(" ,?") for p in _CLAUSE_BREAK.split(question)]
     return [p for p in parts if len(p.split()) >= 3] if len(parts) > 1 else []
@@ -250,33 +269,25 @@ def listed_count(question: str) -> tuple[int | None, str]:
     if not match:
         return None, ""
     word = match.group(1).lower()
-    words = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
-    return (words.index(word) + 2 if word in words else int(word)), match.group(2)
+    noun: list[str] = []
+    for token in match.group(2).split():  # "signals does the" -> "signals"
+        if token.lower() in STOPWORDS:
+            break
+        noun.append(token)
+    return (_NUMBER_WORDS.index(word) + 2 if word in _NUMBER_WORDS else int(word)), " ".join(noun)
 
 
-# --- follow-ups ---------------------------------------------------------------------
+# --- the conversation ---------------------------------------------------------------
 
-def needs_context(question: str, history: Sequence[Message]) -> bool:
-    """Does the question lean on earlier turns (pronouns, "the second one", "and ...?")?"""
-    if not history:
-        return False
-    return bool(_FOLLOW_UP.search(question) or _CONTINUATION.match(question) or len(question.split()) <= 5)
-
-
-def carry_over(question: str, history: Sequence[Message], papers: Sequence[Paper]) -> tuple[list[str], str]:
-    """Papers of the conversation and a standalone search query (deterministic rewrite).
-
-    The papers are those the last assistant turn cited or named (ids like "p05",
-    or labels), else those the last user turn named; the query prefixes the
-    previous question so its topic words reach the retriever.
-    """
-    if not needs_context(question, history):
-        return [], question
+def conversation_papers(history: Sequence[Message], papers: Sequence[Paper]) -> list[str]:
+    """Papers of the last exchange: those the last answer cited or named, else those the last question named."""
     last_user = next((m.content for m in reversed(history) if m.role == "user"), "")
     last_answer = next((m.content for m in reversed(history) if m.role == "assistant"), "")
-    carried = _papers_in(last_answer, papers) or link_names(last_user, papers)
-    labels = " ".join(p.label for p in papers if p.id in carried)
-    return carried, f"{last_user} {labels} {question}".strip()
+    return _papers_in(last_answer, papers) or link_names(last_user, papers)
+
+
+def previous_question(history: Sequence[Message]) -> str:
+    return next((m.content for m in reversed(history) if m.role == "user"), "")
 
 
 def _papers_in(text: str, papers: Sequence[Paper]) -> list[str]:

@@ -15,7 +15,7 @@ the dense model found (see ``lexical`` for the normalisation).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -24,25 +24,10 @@ from .corpus import Paper
 from .embedding import Embedder
 from .lexical import LexicalIndex, matched_terms
 from .store import VectorStore
+from .types import Source
 
 Mode = Literal["hybrid", "dense", "bm25"]
 SentenceSimilarity = Callable[[np.ndarray, Sequence[str]], dict[str, float]]
-
-
-@dataclass
-class Source:
-    """A retrieved paper as the answer cites it: ``[number]``."""
-
-    number: int
-    paper: Paper
-    score: float
-    dense: float
-    lexical: float
-    matched_terms: list[str] = field(default_factory=list)
-
-    @property
-    def paper_id(self) -> str:
-        return self.paper.id
 
 
 @dataclass(frozen=True)

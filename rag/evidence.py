@@ -1,0 +1,304 @@
+"""Evidence: every sentence of the candidate papers, scored against what the question asks.
+
+This is the one module that turns retrieved papers into scored sentences. The
+extractive composer quotes from it, the LLM prompt builder orders sources by it,
+the UI highlights it; nothing above calls back into retrieval from here.
+
+Three decisions are made from these scores, never from the question's wording:
+
+* **relevance** of a sentence: embedding similarity mixed with IDF-weighted
+  coverage of the question's content terms (:class:`rag.types.Evidence`);
+* **membership** of a paper in a "which papers" set: its best sentence for the
+  criterion, the criterion's acronyms expanded from the corpus's own
+  definitions ("large language models (LLMs)");
+* **absence** ("not stated"): the specific terms a question asks about (names,
+  bibliographic fields) that no sentence of the relevant papers contains, by
+  stem with acronyms expanded. Single-word embedding similarity was measured
+  and does not separate synonyms from absent notions (dev focus terms: absent
+  0.34-0.51, present synonyms 0.39-0.87), so absence is only claimed lexically.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .chunking import Sentence, split_sentences
+from .corpus import Paper
+from .embedding import Embedder
+from .lexical import STOPWORDS, TermWeights, stem
+from .roles import sentence_roles
+from .types import Evidence, Role, Source
+
+# Bibliographic facts abstracts almost never carry: asked for and absent, they are "not stated".
+METADATA_WORDS = frozenset(
+    "author authors affiliation affiliations institution institutions university universities lab labs "
+    "funding funded funder grant grants email emails venue published publication acknowledgments".split()
+)
+
+# Words in a question that ask for sentences of one role ("what did they find", "is the code released").
+ROLE_WORDS: dict[Role, frozenset[str]] = {
+    "result": frozenset("result results finding findings find found conclusion conclusions conclude takeaway takeaways "
+                        "outcome outcomes show shows showed headline".split()),
+    "data": frozenset("dataset datasets data benchmark benchmarks corpus corpora evaluated evaluation".split()),
+    "problem": frozenset("motivation motivate motivated challenge challenges gap".split()),
+    "release": frozenset("code github link links url repository released release available download".split()),
+}
+# A sentence in an asked-for role gains this much score; a release sentence (links, "code is available")
+# loses it unless asked, so links are quoted only on request. 0.1 is about the score gap between the first
+# and second sentence of a dev fact answer, enough to reorder near-ties, never to promote an off-topic one.
+ROLE_BONUS = 0.1
+
+# Words that say what form the answer should take or point at the corpus itself; they are
+# never content to be matched, retrieved on, or reported missing ("papers", "compare", ...).
+FORM_WORDS = frozenset(
+    "paper papers work works study studies article articles abstract abstracts publication publications "
+    "collection corpus set list lists name names show find give tell describe explain summarize summarise "
+    "summary summaries overview gist tldr tl dr compare compared comparing comparison contrast differ "
+    "differs difference differences different similar similarity similarities common versus vs "
+    "use uses used using contain contains containing involve involves involved discuss discusses mention "
+    "mentions mentioned report reports reported present presents propose proposes proposed introduce "
+    "introduces introduced address addresses consider considers deal deals tackle tackles focus focuses "
+    "please could would kindly anything something any there one ones each both either neither also "
+    "main key major primary central overall general briefly short brief idea ideas point points "
+    "theme themes topic topics area areas field fields cover covers covered research researchers "
+    "do does did done say says said can about regarding concerning related relate relates "
+    "way ways approach approaches method methods technique techniques two three four five six "
+    "across among including especially such within "
+    # generic relational verbs: they link the asked-about things, they are not what is asked about
+    "depend depends depending rely relies achieve achieves achieved perform performs performed "
+    "affect affects influence influences handle handles obtain obtains get gets make makes "
+    "deal dealing described call calls called establish establishes established build built included well".split()
+)
+# Of the form words, those that still carry meaning once a specific paper is the target
+# ("What method does DaTMe propose?") are dropped only for choosing the answer's kind.
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&+\-.']*[A-Za-z0-9+]|[A-Za-z0-9]")
+_CONTRACTION = re.compile(r"'(?:s|re|ve|ll|d|m|t)$|n't$", re.IGNORECASE)
+_DEFINITION = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,7}?[A-Za-z][\w-]*)\s*\(\s*([A-Z][A-Za-z0-9-]*[A-Z0-9]s?)\s*\)")
+
+
+def words(text: str) -> list[str]:
+    """The word tokens of a text, as the evidence layer sees them (contractions cut: "What's" -> "What")."""
+    out = []
+    for word in _WORD.findall(text.replace("\u2019", "'")):
+        word = _CONTRACTION.sub("", word).strip(".'")
+        if word:
+            out.append(word)
+    return out
+
+
+def content_terms(text: str, drop: Iterable[str] = ()) -> list[str]:
+    """The question's content words, surface form, in order: stopwords, form words and ``drop`` removed."""
+    dropped = {w.lower() for phrase in drop for w in words(phrase)}
+    seen: dict[str, None] = {}
+    for word in words(text):
+        low = word.lower()
+        if len(low) > 1 and low not in STOPWORDS and low not in FORM_WORDS and low not in dropped:
+            seen.setdefault(word, None)
+    return list(seen)
+
+
+def term_stems(terms: Iterable[str]) -> set[str]:
+    """Stems of terms, hyphenated ones also by part ("training-free" meets "training")."""
+    out: set[str] = set()
+    for term in terms:
+        for part in term.lower().split("-") + [term.lower()]:
+            if len(part) > 1 and part not in STOPWORDS:
+                out.add(stem(part))
+    return out
+
+
+def asked_roles(question: str) -> set[Role]:
+    """The sentence roles a question asks for by its words ("what did they find" -> result)."""
+    asked = {w.lower() for w in words(question)}
+    return {role for role, cues in ROLE_WORDS.items() if asked & cues}
+
+
+class Acronyms:
+    """The corpus's own acronym definitions: "large language models (LLMs)" -> LLM <-> large language models.
+
+    Computed from the abstracts, so "LLMs" in a question also finds papers that
+    only spell the words out, and the other way round.
+    """
+
+    def __init__(self, papers: Sequence[Paper]) -> None:
+        self.long_of: dict[str, str] = {}
+        for paper in papers:
+            for match in _DEFINITION.finditer(paper.text):
+                short, long = _definition(match.group(1), match.group(2))
+                if short and long:
+                    self.long_of.setdefault(short.lower(), long)
+        self._short_of = {long.lower(): short for short, long in self.long_of.items()}
+
+    def expand(self, text: str) -> str:
+        """The text with each defined acronym's long form (or a long form's acronym) appended."""
+        extra: list[str] = []
+        low = text.lower()
+        for word in words(text):
+            key = word.lower().rstrip("s") if word.lower().rstrip("s") in self.long_of else word.lower()
+            if key in self.long_of:
+                extra.append(self.long_of[key])
+        extra += [short for long, short in self._short_of.items() if long in low]
+        return f"{text} {' '.join(dict.fromkeys(extra))}".strip() if extra else text
+
+
+def _definition(phrase: str, short: str) -> tuple[str, str]:
+    """("Modern large language models", "LLMs") -> ("llm", "large language models"): initials must match."""
+    letters = [c for c in short.rstrip("s") if c.isupper() or c.isdigit()]
+    if len(letters) < 2:
+        return "", ""
+    tokens = phrase.split()
+    for start in range(len(tokens)):
+        candidate = tokens[start:]
+        initials = [t[0].upper() for part in candidate for t in part.split("-") if t]
+        if initials == letters and candidate[0][0].upper() == letters[0]:
+            return short.rstrip("s"), " ".join(candidate).lower()
+    return "", ""
+
+
+@dataclass(frozen=True)
+class Banked:
+    """One paper's sentences, their unit vectors, roles and stems (acronyms expanded), computed once."""
+
+    sentences: list[Sentence]
+    vectors: np.ndarray
+    roles: list[Role]
+    stems: list[set[str]]
+
+
+class SentenceBank:
+    """Sentences of papers with their vectors and roles, computed once per paper and kept (LRU).
+
+    Also holds the corpus term weights, so every coverage score weighs rare words up.
+    """
+
+    def __init__(self, embedder: Embedder, weights: TermWeights, acronyms: Acronyms, capacity: int = 2000) -> None:
+        self.embedder = embedder
+        self.weights = weights
+        self.acronyms = acronyms
+        self.capacity = capacity
+        self._lock = threading.Lock()  # one assistant serves every UI session, each in its own thread
+        self._cache: OrderedDict[str, Banked] = OrderedDict()
+
+    def get(self, papers: Sequence[Paper]) -> dict[str, Banked]:
+        with self._lock:
+            missing = [p for p in papers if p.id not in self._cache]
+            if missing:
+                self._add(missing)
+            out = {}
+            for paper in papers:
+                self._cache.move_to_end(paper.id)
+                out[paper.id] = self._cache[paper.id]
+            while len(self._cache) > self.capacity:
+                self._cache.popitem(last=False)
+            return out
+
+    def _add(self, papers: Sequence[Paper]) -> None:
+        split = {p.id: split_sentences(p.text) for p in papers}
+        vectors = self.embedder.embed([s.text for p in papers for s in split[p.id]])
+        row = 0
+        for paper in papers:
+            sentences = split[paper.id]
+            self._cache[paper.id] = Banked(sentences, vectors[row: row + len(sentences)],
+                                           sentence_roles([s.text for s in sentences]),
+                                           [term_stems(words(self.acronyms.expand(s.text))) for s in sentences])
+            row += len(sentences)
+
+
+class EvidenceScorer:
+    """Scores sentences, paper membership and term presence for one corpus."""
+
+    def __init__(self, bank: SentenceBank) -> None:
+        self.bank = bank
+        self.acronyms = bank.acronyms
+
+    @property
+    def weights(self) -> TermWeights:
+        return self.bank.weights
+
+    def wanted(self, text: str) -> set[str]:
+        """The stems a text asks for, its acronyms expanded both ways."""
+        return term_stems(words(self.acronyms.expand(text)))
+
+    def sentences(self, terms: Sequence[str], vector: np.ndarray, sources: Sequence[Source],
+                  question: str = "") -> list[Evidence]:
+        """Every sentence of every source scored against the question, best first."""
+        wanted = self.wanted(" ".join(terms))
+        asked = asked_roles(question)
+        banked = self.bank.get([s.paper for s in sources])
+        scored: list[Evidence] = []
+        for source in sources:
+            paper = banked[source.paper.id]
+            similarities = paper.vectors @ vector if paper.sentences else np.zeros(0)
+            for sentence, similarity, role, stems in zip(paper.sentences, similarities, paper.roles, paper.stems):
+                bonus = ROLE_BONUS if role in asked else -ROLE_BONUS if role == "release" else 0.0
+                scored.append(Evidence(source.number, source.paper.id, sentence, float(similarity),
+                                       self.weights.coverage(wanted, stems), role, bonus))
+        return sorted(scored, key=lambda e: -e.score)
+
+    def membership(self, criterion: str, vector: np.ndarray, papers: Sequence[Paper]) -> list[tuple[str, Sentence, float]]:
+        """Each paper's best sentence for a criterion and its score, best paper first."""
+        wanted = self.wanted(criterion)
+        banked = self.bank.get(papers)
+        out = []
+        for paper in papers:
+            entry = banked[paper.id]
+            if not entry.sentences:
+                continue
+            similarities = entry.vectors @ vector
+            scores = [MEMBERSHIP_SIMILARITY_SHARE * float(sim)
+                      + (1 - MEMBERSHIP_SIMILARITY_SHARE) * self.weights.coverage(wanted, stems)
+                      for stems, sim in zip(entry.stems, similarities)]
+            best = int(np.argmax(scores))
+            out.append((paper.id, entry.sentences[best], scores[best]))
+        return sorted(out, key=lambda m: -m[2])
+
+    def absent_terms(self, terms: Sequence[str], papers: Sequence[Paper]) -> list[str]:
+        """The terms that no sentence of these papers contains (by stem, acronyms expanded either way)."""
+        if not terms or not papers:
+            return []
+        banked = self.bank.get(papers)
+        present = set().union(*(stems for p in papers for stems in banked[p.id].stems))
+        flat = _flat(" ".join(p.text for p in papers))
+        return [t for t in terms if not self.wanted(t) & present and _flat(t) not in flat]
+
+
+_GREEK = {"α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "λ": "lambda", "μ": "mu", "σ": "sigma"}
+
+
+def _flat(text: str) -> str:
+    """Lower-case letters and digits only, Greek spelled out: "PixArt-α" and "PixArt-$\\alpha$" both "pixartalpha"."""
+    for letter, name in _GREEK.items():
+        text = text.replace(letter, name)
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def specific_terms(question: str, terms: Sequence[str], acronyms: Acronyms) -> list[str]:
+    """Terms that name something (ImageNet, GPT-4, Who&When, a defined acronym) or a bibliographic field (authors).
+
+    Asked about and absent from the relevant abstracts, such a term makes the
+    answer "not stated". A capital at the start of a sentence is not a name, and
+    a short acronym the corpus never defines ("AI") is a field word, not a name.
+    """
+    starts = {m.group(1) for m in _SENTENCE_START.finditer(question)}
+    out = []
+    for term in terms:
+        if term.lower() in METADATA_WORDS or any(c.isdigit() or c == "&" for c in term) or any(c.isupper() for c in term[1:]):
+            if not (term.isupper() and len(term.rstrip("s")) <= 3 and term.lower().rstrip("s") not in acronyms.long_of):
+                out.append(term)
+        elif term[:1].isupper() and term not in starts:
+            out.append(term)
+    return out
+
+
+_SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+)[\"'(]*([A-Za-z][\w&+.'-]*)")
+
+
+# A paper's criterion score mixes its best sentence's similarity with term coverage evenly:
+# the first engine's mix, kept because "which papers" F1 on the dev set peaked there.
+MEMBERSHIP_SIMILARITY_SHARE = 0.5

@@ -1,0 +1,66 @@
+"""The shared vocabulary every layer speaks: conversation messages, sources, evidence.
+
+It sits at the bottom of the package (it imports only the corpus, chunking and
+role data types), so planning, retrieval, evidence, composing, the CLI and the UI
+can all use these types without importing each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .chunking import Sentence
+from .corpus import Paper
+from .roles import Role
+
+
+@dataclass(frozen=True)
+class Message:
+    """One turn of a conversation, as the UI and the CLI keep it."""
+
+    role: str
+    content: str
+
+
+@dataclass
+class Source:
+    """A retrieved paper as the answer cites it: ``[number]``."""
+
+    number: int
+    paper: Paper
+    score: float
+    dense: float
+    lexical: float
+    matched_terms: list[str] = field(default_factory=list)
+
+    @property
+    def paper_id(self) -> str:
+        return self.paper.id
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One abstract sentence scored against what the question asks.
+
+    ``similarity`` is the sentence's embedding similarity to the question (or
+    criterion); ``coverage`` the IDF-weighted share of the question's content
+    terms the sentence contains. The composer quotes it, the LLM prompt builder
+    and the UI highlight it, all from this one object.
+    """
+
+    source: int
+    paper_id: str
+    sentence: Sentence
+    similarity: float
+    coverage: float
+    role: Role = "method"
+    bonus: float = 0.0  # the question asks for this sentence's role (its results, its code), or not
+
+    @property
+    def score(self) -> float:
+        return SIMILARITY_SHARE * self.similarity + (1 - SIMILARITY_SHARE) * self.coverage + self.bonus
+
+
+# How much of a sentence's relevance is embedding similarity; the rest is term coverage.
+# 0.7 is the mix the dev questions were tuned with in the first engine and kept since.
+SIMILARITY_SHARE = 0.7
