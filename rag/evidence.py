@@ -73,7 +73,8 @@ FORM_WORDS = frozenset(
     # generic relational verbs: they link the asked-about things, they are not what is asked about
     "depend depends depending rely relies achieve achieves achieved perform performs performed "
     "affect affects influence influences handle handles obtain obtains get gets make makes "
-    "deal dealing described call calls called establish establishes established build built included well".split()
+    "deal dealing described call calls called establish establishes established build built included well "
+    "new novel".split()
 )
 # Of the form words, those that still carry meaning once a specific paper is the target
 # ("What method does DaTMe propose?") are dropped only for choosing the answer's kind.
@@ -278,18 +279,19 @@ def _flat(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
-def specific_terms(question: str, terms: Sequence[str], acronyms: Acronyms) -> list[str]:
-    """Terms that name something (ImageNet, GPT-4, Who&When, a defined acronym) or a bibliographic field (authors).
+def specific_terms(question: str, terms: Sequence[str], acronyms: Acronyms, known: TermWeights) -> list[str]:
+    """Terms that name something (ImageNet, GPT-4, Who&When, GPU) or a bibliographic field (authors).
 
     Asked about and absent from the relevant abstracts, such a term makes the
     answer "not stated". A capital at the start of a sentence is not a name, and
-    a short acronym the corpus never defines ("AI") is a field word, not a name.
+    a short acronym the corpus neither defines nor uses ("AI") is a field word, not a name.
     """
     starts = {m.group(1) for m in _SENTENCE_START.finditer(question)}
     out = []
     for term in terms:
         if term.lower() in METADATA_WORDS or any(c.isdigit() or c == "&" for c in term) or any(c.isupper() for c in term[1:]):
-            if not (term.isupper() and len(term.rstrip("s")) <= 3 and term.lower().rstrip("s") not in acronyms.long_of):
+            short = term.isupper() and len(term.rstrip("s")) <= 3
+            if not short or term.lower().rstrip("s") in acronyms.long_of or stem(term) in known:
                 out.append(term)
         elif term[:1].isupper() and term not in starts:
             out.append(term)

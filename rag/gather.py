@@ -213,7 +213,7 @@ class Gatherer:
         """
         labels = [self.papers[pid].label for pid in (gathered.focus or relevant[:1])]
         label_words = {w.lower() for w in words(" ".join(labels))}
-        specific = [t for t in specific_terms(plan.question, plan.terms, self.scorer.acronyms)
+        specific = [t for t in specific_terms(plan.question, plan.terms, self.scorer.acronyms, self.scorer.weights)
                     if t.lower() not in label_words]
         absent = self.scorer.absent_terms(specific, [self.papers[pid] for pid in relevant])
         if absent:

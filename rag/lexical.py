@@ -160,6 +160,10 @@ class TermWeights:
         self._ceiling = max(self._idf.values(), default=1.0)
         self._docs = n_docs
 
+    def __contains__(self, stem: str) -> bool:
+        """Whether the corpus uses this stem at all."""
+        return stem in self._idf
+
     def __call__(self, stem: str) -> float:
         return self._idf.get(stem, self._ceiling)
 
