@@ -89,7 +89,7 @@ def topic_map(paper_ids: Sequence[str], texts: Sequence[str], vectors: np.ndarra
     names = name_topics([[texts[i] for i in group[:TERM_SAMPLE]] for group in members])
     topics = [Topic(number=n + 1, terms=names[n], paper_ids=[paper_ids[i] for i in group])
               for n, group in enumerate(members)]
-    xy = space[:, :2]
+    xy = map_coords(space, labels)
     return TopicMap(
         topics=topics,
         coords={pid: (float(x), float(y)) for pid, (x, y) in zip(paper_ids, xy)},
@@ -170,16 +170,34 @@ def _members_by_centrality(unit: np.ndarray, labels: np.ndarray) -> list[list[in
 
 
 def principal_components(unit: np.ndarray, dims: int) -> np.ndarray:
-    """The rows in their first ``dims`` principal axes (PCA), signs fixed so reruns draw the same map.
-
-    The first two are the 2-D map; all of them are the space k-means works in.
-    """
+    """The rows in their first ``dims`` principal axes (PCA): the space k-means works in."""
     centred = unit - unit.mean(axis=0)
-    _, eigenvectors = np.linalg.eigh(centred.T @ centred)
-    axes = eigenvectors[:, ::-1][:, : min(dims, unit.shape[1])]
+    return centred @ _top_axes(centred.T @ centred, dims)
+
+
+def map_coords(space: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """2-D positions on the plane that spreads the topic centres furthest apart.
+
+    The first two principal axes of all papers mix topics on a small corpus (the
+    seeds' 8 topics overlap there); the principal axes of the size-weighted topic
+    centres keep each topic's papers together. Two centres give only one such
+    direction, so fewer than three topics use the papers' own first two axes.
+    """
+    numbers, sizes = np.unique(labels, return_counts=True)
+    if len(numbers) < 3:
+        return space[:, :2]
+    centres = np.stack([space[labels == n].mean(axis=0) for n in numbers])
+    middle = (centres * sizes[:, None]).sum(axis=0) / sizes.sum()
+    spread = (centres - middle) * np.sqrt(sizes)[:, None]
+    return (space - middle) @ _top_axes(spread.T @ spread, 2)
+
+
+def _top_axes(scatter: np.ndarray, dims: int) -> np.ndarray:
+    """Eigenvectors of a scatter matrix, largest first, each signed so its biggest entry is positive (reruns agree)."""
+    _, eigenvectors = np.linalg.eigh(scatter)
+    axes = eigenvectors[:, ::-1][:, : min(dims, scatter.shape[0])]
     biggest = np.abs(axes).argmax(axis=0)
-    axes = axes * np.sign(axes[biggest, np.arange(axes.shape[1])])
-    return centred @ axes
+    return axes * np.sign(axes[biggest, np.arange(axes.shape[1])])
 
 
 # --------------------------------------------------------------------------- naming
