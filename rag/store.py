@@ -171,6 +171,22 @@ class VectorStore:
             for cid, meta, dist in zip(result["ids"][0], result["metadatas"][0], result["distances"][0])
         ]
 
+    def paper_vectors(self, page: int = 5000) -> dict[str, np.ndarray]:
+        """Each paper's mean chunk vector, read from the store: topic maps need one vector per paper, not re-embedding."""
+        sums: dict[str, np.ndarray] = {}
+        counts: Counter[str] = Counter()
+        offset = 0
+        while True:
+            batch = self._collection.get(include=["embeddings", "metadatas"], limit=page, offset=offset)
+            metas = batch["metadatas"] or []
+            for meta, vector in zip(metas, batch["embeddings"] if metas else []):
+                pid = str(meta["paper_id"])
+                sums[pid] = sums.get(pid, 0.0) + np.asarray(vector, dtype=np.float32)
+                counts[pid] += 1
+            if len(metas) < page:
+                return {pid: total / counts[pid] for pid, total in sums.items()}
+            offset += page
+
     def get_vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors by chunk id, so follow-up work need not re-embed."""
         if not chunk_ids:

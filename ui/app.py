@@ -15,7 +15,7 @@ if ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from ui import chat_page, papers_page  # noqa: E402
+from ui import chat_page, papers_page, topics_page  # noqa: E402
 
 st.set_page_config(page_title="Ask the abstracts", page_icon=":material/menu_book:", layout="centered")
-st.navigation([chat_page.page(), papers_page.page()]).run()
+st.navigation([chat_page.page(), papers_page.page(), topics_page.page()]).run()
