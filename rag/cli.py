@@ -250,7 +250,8 @@ def cmd_ui(args: argparse.Namespace) -> int:
     print(f"Chat UI: http://{args.host}:{args.port}  (Ctrl-C to stop)", flush=True)
     command = [sys.executable, "-m", "streamlit", "run", str(PROJECT_ROOT / "ui" / "app.py"),
                "--server.address", args.host, "--server.port", str(args.port), "--server.headless", "true",
-               "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal"]
+               "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal",
+               "--client.showErrorDetails", "none"]
     return subprocess.call(command, env=env)
 
 
