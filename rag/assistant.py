@@ -9,21 +9,20 @@ filter (falling back to extractive when the endpoint fails) -> a finished
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
 
 from . import extractive
+from .catalog import CORPUS_CHANGED, corpus_changed, save_papers, stored_papers, writer_lock
 from .citations import SentenceSupport, StreamingCitationFilter, score_support
 from .config import SEED_CORPUS, Settings
 from .corpus import Paper, load_corpus
 from .embedding import Embedder
-from .generation import (GenerationError, LLMWriter, Message, build_messages, fallback_notice,
-                         rewrite_messages)
-from .catalog import CORPUS_CHANGED, corpus_changed, save_papers, stored_papers, writer_lock
+from .generation import GenerationError, LLMWriter, Message, build_messages, fallback_notice, rewrite_messages
 from .indexing import IngestReport, cap_abstracts, ingest, remember_corpus, resolve_corpus
 from .lexical import LexicalIndex, TermWeights
 from .questions import QuestionPlan, criterion_alternatives, exclusion_phrase, narrow_carried, plan_question
