@@ -27,7 +27,7 @@ from .indexing import IngestReport, cap_abstracts, ingest, remember_corpus, reso
 from .lexical import LexicalIndex, TermWeights
 from .questions import QuestionPlan, criterion_alternatives, exclusion_phrase, narrow_carried, plan_question
 from .retrieval import Mode, Retriever, Source
-from .safety import redact_url
+from .safety import redact_url, strip_control
 from .store import VectorStore
 
 AnswerMode = Literal["extractive", "llm", "fallback"]
@@ -357,8 +357,10 @@ class Assistant:
 
 def validate_question(question: str, max_chars: int) -> str:
     """The question, stripped, or a QuestionError that tells the user what to fix."""
-    question = (question or "").strip()
-    if not any(ch.isalnum() for ch in question):  # control characters or punctuation alone ask nothing
+    # Terminal escapes and control characters are never part of a question; what is left
+    # must have a letter or digit (punctuation alone asks nothing, and "\0\0\0" once got answered).
+    question = strip_control(question or "").strip()
+    if not any(ch.isalnum() for ch in question):
         raise QuestionError("Please type a question.")
     if len(question) > max_chars:
         raise QuestionError(
