@@ -445,9 +445,13 @@ def test_questions_without_letters_or_digits_are_rejected_like_empty_ones(questi
         validate_question(question, 2000)
 
 
-@pytest.mark.xfail(strict=True, reason="answer engine: issue 7")
-def test_a_question_in_a_script_the_embedder_does_not_read_gets_a_plain_refusal(seed_assistant) -> None:
-    answer = seed_assistant.answer("ምን ያህል ያልተሳኩ የሙከራ ሂደቶች አሉ?")  # Amharic: MiniLM's vocabulary has none of it
+@pytest.mark.parametrize("question", [
+    "ምን ያህል ያልተሳኩ የሙከራ ሂደቶች አሉ?",  # Amharic: MiniLM's vocabulary has none of it
+    "มีเส้นทางที่ล้มเหลวกี่เส้น",  # Thai
+    "Сколько неудачных траекторий содержит набор?",  # Russian
+])
+def test_a_question_in_a_script_the_embedder_does_not_read_gets_a_plain_refusal(seed_assistant, question) -> None:
+    answer = seed_assistant.answer(question)
     assert answer.refused
     assert not answer.cited and not answer.evidence, answer.text
 
