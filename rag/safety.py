@@ -63,6 +63,24 @@ def redact_url(url: str) -> str:
     return redact(urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment)))
 
 
+def url_secrets(url: str | None) -> list[str]:
+    """The credentials a URL carries (userinfo, secret query values), to mask wherever they are echoed.
+
+    An endpoint's error text may repeat a key that came in the URL without the
+    URL around it, where :func:`redact`'s patterns can't recognise it.
+    """
+    if not url:
+        return []
+    try:
+        parts = urlsplit(url)
+        # http://user:KEY@host or http://KEY@host: the key is the password, else the only userinfo part.
+        found = [parts.password or parts.username or ""] if "@" in parts.netloc else []
+        found += [v for k, v in parse_qsl(parts.query) if any(s in k.lower() for s in _SECRET_PARAMS)]
+    except ValueError:
+        return []
+    return [secret for secret in found if secret]
+
+
 def strip_control(text: str) -> str:
     """Text safe to print to a terminal: escape sequences and control characters removed."""
     return _CONTROL.sub("", _ANSI.sub("", text))

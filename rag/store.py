@@ -8,6 +8,8 @@ the indexer can tell complete, stale and half-written papers apart after a crash
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
@@ -21,12 +23,14 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 import chromadb  # noqa: E402  (telemetry must be off before import)
 from chromadb.config import Settings as ChromaSettings  # noqa: E402
+from chromadb.errors import ChromaError  # noqa: E402
 
 from .chunking import Chunk  # noqa: E402
+from .safety import strip_control  # noqa: E402
 
 
 class StoreError(RuntimeError):
-    """The store could not be opened or reached; the message says where and why."""
+    """The store could not be opened or reached; the message says where and why, in one line."""
 
 
 @dataclass(frozen=True)
@@ -51,46 +55,125 @@ class PaperState:
         return self.present_chunks == self.expected_chunks
 
 
-def _reachable(host: str, port: int, timeout: float = 10.0) -> None:
-    """Fail fast on a dead or stuck server: chromadb's HttpClient itself never times out."""
+# chromadb's HttpClient sends requests with no timeout at all, so a stalled server hung
+# `rag ask` for minutes and `rag chat` forever. Connecting to a live local server takes
+# milliseconds; 5 s covers a loaded machine. The slowest healthy call is a batch upsert
+# of a few thousand chunks, a few seconds; 30 s leaves ample headroom yet bounds a stall.
+CONNECT_TIMEOUT = 5.0
+REQUEST_TIMEOUT = 30.0
+MAX_REASON_CHARS = 200  # the cause shown in a StoreError; chromadb errors can carry whole payloads
+# What a store call raises when the server or the files fail (as opposed to our own bugs):
+# httpx transport/status errors, chromadb's own errors, OS errors, and undecodable replies.
+STORE_FAULTS: tuple[type[BaseException], ...] = (httpx.HTTPError, ChromaError, OSError, json.JSONDecodeError)
+
+
+def _reason(exc: BaseException) -> str:
+    """``ReadTimeout: timed out`` on one short line, fit for a one-line message."""
+    text = " ".join(strip_control(str(exc)).split()) or "no details"
+    if len(text) > MAX_REASON_CHARS:
+        text = text[:MAX_REASON_CHARS] + "…"
+    return f"{type(exc).__name__}: {text}"
+
+
+class _Where:
+    """Names the store in messages: a server by host:port, an embedded store by folder."""
+
+    def __init__(self, data_dir: Path, host: str | None, port: int) -> None:
+        self.host, self.port, self.data_dir = host, port, data_dir
+
+    def failed(self, exc: BaseException) -> StoreError:
+        if self.host:
+            return StoreError(f"The Chroma server at {self.host}:{self.port} stopped answering ({_reason(exc)}). "
+                              "Is `chroma run` still running?")
+        return StoreError(f"The Chroma store in {self.data_dir} failed ({_reason(exc)}).")
+
+
+class _Guarded:
+    """A Chroma client or collection whose every method call turns store faults into StoreError.
+
+    A proxy rather than a try/except per call site, so a store call added later
+    (by any module) is guarded without anyone remembering to.
+    """
+
+    def __init__(self, target: object, where: _Where) -> None:
+        self._target = target
+        self._where = where
+
+    def __getattr__(self, name: str) -> object:
+        attr = getattr(self._target, name)
+        if not callable(attr):
+            return attr
+
+        @functools.wraps(attr)
+        def call(*args: object, **kwargs: object) -> object:
+            try:
+                return attr(*args, **kwargs)
+            except STORE_FAULTS as exc:
+                raise self._where.failed(exc) from exc
+
+        return call
+
+
+def _reachable(host: str, port: int) -> None:
+    """Fail fast on a dead or stuck server before chromadb's client tries it."""
     try:
-        httpx.get(f"http://{host}:{port}/api/v2/heartbeat", timeout=timeout).raise_for_status()
+        httpx.get(f"http://{host}:{port}/api/v2/heartbeat", timeout=_timeout()).raise_for_status()
     except httpx.HTTPError as exc:
-        raise StoreError(f"The Chroma server at {host}:{port} did not answer ({exc}). "
+        raise StoreError(f"The Chroma server at {host}:{port} did not answer ({_reason(exc)}). "
                          "Is `chroma run` running there?") from exc
+
+
+def _timeout() -> httpx.Timeout:
+    return httpx.Timeout(REQUEST_TIMEOUT, connect=CONNECT_TIMEOUT)
+
+
+def _bound_requests(client: chromadb.api.ClientAPI) -> None:
+    """Give the HttpClient's httpx session our timeouts (chromadb exposes no setting for it).
+
+    Raises rather than running unbounded if a chromadb release moves the session.
+    """
+    session = getattr(getattr(client, "_server", None), "_session", None)
+    if not isinstance(session, httpx.Client):
+        raise StoreError("This chromadb version hides its HTTP session, so requests to the server "
+                         "could hang without limit; install a chromadb 1.x release.")
+    session.timeout = _timeout()
 
 
 class VectorStore:
     """A Chroma collection in cosine space holding chunk vectors of one corpus."""
 
-    def __init__(self, client: chromadb.api.ClientAPI, collection: str, location: str) -> None:
+    def __init__(self, client: chromadb.api.ClientAPI, collection: str, location: str,
+                 where: _Where | None = None) -> None:
         self.location = location
-        self._client = client
-        self._collection = client.get_or_create_collection(
+        where = where or _Where(Path(location), None, 0)
+        self._client = _Guarded(client, where)
+        self._collection = _Guarded(self._client.get_or_create_collection(
             name=collection,
             embedding_function=None,
             configuration={"hnsw": {"space": "cosine"}},
-        )
-        self._max_batch = max(1, int(client.get_max_batch_size()))
+        ), where)
+        self._max_batch = max(1, int(self._client.get_max_batch_size()))
 
     @classmethod
     def open(cls, data_dir: Path, collection: str, host: str | None = None, port: int = 8000) -> VectorStore:
         """Embedded store under ``data_dir/chroma`` unless a server host is given."""
         telemetry = ChromaSettings(anonymized_telemetry=False)
+        where = _Where(Path(data_dir), host, port)
         try:
             if host:
                 _reachable(host, port)
                 client = chromadb.HttpClient(host=host, port=port, settings=telemetry)
+                _bound_requests(client)
                 client.heartbeat()
-                return cls(client, collection, f"Chroma server http://{host}:{port}")
+                return cls(client, collection, f"Chroma server http://{host}:{port}", where)
             path = Path(data_dir) / "chroma"
             path.mkdir(parents=True, exist_ok=True)
-            return cls(chromadb.PersistentClient(path=str(path), settings=telemetry), collection, str(path))
+            return cls(chromadb.PersistentClient(path=str(path), settings=telemetry), collection, str(path), where)
         except StoreError:
             raise
         except Exception as exc:  # chromadb raises many types; the user needs one clear message
-            where = f"Chroma server at {host}:{port}" if host else f"Chroma store in {data_dir}"
-            raise StoreError(f"Could not open the {where}: {exc}") from exc
+            place = f"Chroma server at {host}:{port}" if host else f"Chroma store in {data_dir}"
+            raise StoreError(f"Could not open the {place}: {_reason(exc)}") from exc
 
     def count(self) -> int:
         return self._collection.count()

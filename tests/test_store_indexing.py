@@ -317,7 +317,9 @@ def test_chroma_server_mode_answers_and_reopens_idempotently(chroma_server, make
     assert "p05" in [s.paper_id for s in answer.cited_sources]
     assert "12,326" in answer.text
 
-    second = Assistant.open(settings, progress=False)
+    reader = Assistant.open(settings, progress=False)  # reading commands open read-only: nothing re-synced
+    assert reader.last_ingest is None and reader.store.count() == embedded
+    second = Assistant.open(settings, progress=False, update=True)  # what `rag ingest` does
     assert second.last_ingest is not None
     assert (second.last_ingest.unchanged, second.last_ingest.chunks_embedded) == (19, 0)
     assert second.store.count() == embedded

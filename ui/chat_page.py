@@ -108,6 +108,8 @@ def _answer_new(assistant: Assistant, question: str, number: int) -> None:
             LOG.exception("answering %r failed", question)
             error = f"Sorry, answering failed: {exc or type(exc).__name__}. Please try again."
             st.error(error)
+            st.button("Retry", icon=":material/refresh:", key=f"retry-{number}", on_click=state.queue_question,
+                      args=(question,))  # e.g. after restarting a Chroma server that went away
             state.add_turn(state.Turn(question, error=error))
             return
         _show_answer_details(assistant, answer, number)

@@ -15,13 +15,13 @@ from urllib.parse import urlsplit, urlunsplit
 import streamlit as st
 
 from rag.assistant import Assistant
-from rag.config import Settings
+from rag.config import ConfigError, Settings
 from rag.corpus import CorpusError
 from rag.embedding import EmbeddingError
 from rag.store import StoreError
 
 LOG = logging.getLogger(__name__)
-KNOWN_LOAD_ERRORS = (CorpusError, EmbeddingError, StoreError)  # their messages are written for users
+KNOWN_LOAD_ERRORS = (ConfigError, CorpusError, EmbeddingError, StoreError)  # their messages are written for users
 
 
 def assistant() -> Assistant:
@@ -32,6 +32,7 @@ def assistant() -> Assistant:
         LOG.exception("opening the assistant failed")
         kind = "" if isinstance(exc, KNOWN_LOAD_ERRORS) else f"{type(exc).__name__}: "
         st.error(f"The corpus or its index could not be loaded: {kind}{exc}", icon=":material/error:")
+        st.button("Retry", icon=":material/refresh:")  # a click reruns the page, which opens it again
         st.stop()
 
 

@@ -6,6 +6,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from rag.assistant import Assistant
+from rag.store import StoreError
 
 from . import service, state
 from .export import conversation_markdown
@@ -48,8 +49,15 @@ def mode_summary(assistant: Assistant, model: str = "") -> str:
 
 
 def _corpus_summary(assistant: Assistant) -> None:
-    stats = assistant.stats()
     st.header("Corpus", anchor=False)
+    for notice in assistant.notices:
+        st.warning(escape(notice), icon=":material/warning:")
+    try:
+        stats = assistant.stats()
+    except StoreError as exc:  # the Chroma server went away after start-up: say so, offer a retry
+        st.error(escape(str(exc)), icon=":material/error:")
+        st.button("Retry", icon=":material/refresh:", key="retry-store")
+        return
     papers, chunks = st.columns(2)
     papers.metric("Papers", stats["papers"])
     chunks.metric("Chunks", stats["chunks"])

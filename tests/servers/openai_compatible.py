@@ -35,6 +35,21 @@ Endpoints: ``POST /v1/chat/completions`` (``stream`` false or true) and
 ``slow``
     Sleeps ``--slow-seconds`` before answering like ``echo-cite``; other
     requests are served meanwhile (threading server).
+
+Fault modes (for the fault-injection tests); streamed requests send the first
+half of the ``echo-cite`` reply normally, then:
+
+``malformed-json``
+    a chunk whose JSON is cut off, then ``[DONE]``.
+``no-finish``
+    the rest of the reply, but no chunk with a ``finish_reason``, then ``[DONE]``.
+``length``
+    the rest of the reply with ``finish_reason: "length"``.
+``drop-mid-stream``
+    nothing more: the connection is closed without ending the chunked body.
+``echo-key``
+    (streamed or not) HTTP 401 whose message echoes the request's bearer
+    token, as OpenAI's "Incorrect API key provided" error does.
 """
 
 from __future__ import annotations
@@ -54,7 +69,8 @@ from typing import Any, Iterator
 NO_SOURCES_REPLY = "I cannot answer from the provided abstracts."
 REFUSE_REPLY = "The provided abstracts do not answer this question."
 INVALID_CITATION_SENTENCE = "This claim cites a source that does not exist [99]."
-MODELS = ("echo-cite", "refuse", "rewrite", "error-500", "error-429", "flaky", "slow")
+STREAM_FAULTS = ("malformed-json", "no-finish", "length", "drop-mid-stream")
+MODELS = ("echo-cite", "refuse", "rewrite", "error-500", "error-429", "flaky", "slow", "echo-key", *STREAM_FAULTS)
 
 SOURCE_RE = re.compile(r'<source\s+id="([^"]*)"[^>]*>(.*?)</source>', re.DOTALL)
 SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
@@ -277,6 +293,31 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
 
+    def _send_faulty_stream(self, completion_id: str, model: str, reply: str) -> None:
+        """Half the reply, then the fault named by ``model`` (see the module docstring)."""
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        pieces = STREAM_PIECE_RE.findall(reply)
+        half = max(1, len(pieces) // 2)
+        self._write_chunk(f"data: {json.dumps(chunk_body(completion_id, model, {'role': 'assistant'}))}\n\n".encode())
+        for piece in pieces[:half]:
+            self._write_chunk(f"data: {json.dumps(chunk_body(completion_id, model, {'content': piece}))}\n\n".encode())
+        if model == "drop-mid-stream":
+            self.close_connection = True  # the handler returns and the socket closes mid-body
+            return
+        if model == "malformed-json":
+            self._write_chunk(b'data: {"id": "broken", "choices": [{"delta": {"content": "x\n\n')
+        else:
+            for piece in pieces[half:]:
+                self._write_chunk(f"data: {json.dumps(chunk_body(completion_id, model, {'content': piece}))}\n\n".encode())
+            if model == "length":
+                self._write_chunk(f"data: {json.dumps(chunk_body(completion_id, model, {}, 'length'))}\n\n".encode())
+        self._write_chunk(b"data: [DONE]\n\n")
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
     def _read_body(self) -> bytes:
         length = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(length) if length > 0 else b""
@@ -286,6 +327,8 @@ class Handler(BaseHTTPRequestHandler):
             return HTTPStatus.INTERNAL_SERVER_ERROR
         if model == "error-429":
             return HTTPStatus.TOO_MANY_REQUESTS
+        if model == "echo-key":
+            return HTTPStatus.UNAUTHORIZED
         if model == "flaky" and self.server.flaky.should_fail(raw_body):
             return HTTPStatus.INTERNAL_SERVER_ERROR
         return HTTPStatus.OK
@@ -335,6 +378,12 @@ class Handler(BaseHTTPRequestHandler):
         if status == HTTPStatus.INTERNAL_SERVER_ERROR:
             self._send_json(status, error_body("The server had an error processing your request.", "server_error"))
             return
+        if status == HTTPStatus.UNAUTHORIZED:
+            token = (self.headers.get("Authorization") or "").split(" ", 1)[-1]
+            err = error_body(f"Incorrect API key provided: Bearer {token}. You can find your API key in your "
+                             "account settings.", "invalid_request_error", "invalid_api_key")
+            self._send_json(status, err)
+            return
         if status == HTTPStatus.TOO_MANY_REQUESTS:
             err = error_body("Rate limit reached for requests.", "requests", "rate_limit_exceeded")
             self._send_json(status, err, headers={"retry-after": "0"})
@@ -345,7 +394,9 @@ class Handler(BaseHTTPRequestHandler):
         reply = reply_text(model, messages)
         usage = usage_for(messages, reply)
         completion_id = f"chatcmpl-{uuid.uuid4().hex[:24]}"
-        if body.get("stream"):
+        if body.get("stream") and model in STREAM_FAULTS:
+            self._send_faulty_stream(completion_id, model, reply)
+        elif body.get("stream"):
             include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
             self._send_stream(completion_id, model, reply, usage if include_usage else None)
         else:
