@@ -133,6 +133,7 @@ _LABEL_PREFIX = re.compile(r"^(?:\d+\.\s*)?\*\*[^*]+\*\*\s*(?:\([\w.-]+\))?\s*:?
 _ABOUT_THE_SOURCES = re.compile(
     r"\b(?:abstracts?|sources?|corpus|papers?)\b[^.]*\b(?:don't|do not|doesn't|does not|cannot|can't)\b", re.IGNORECASE
 )
+_NOTE = re.compile(r"^\s*_[^_].*_\s*$")  # an italic line: the answer's own computed note, not a quote
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*\"(\[])|\n+")
 
 
@@ -153,11 +154,14 @@ class SentenceSupport:
 def answer_sentences(text: str) -> list[tuple[str, list[int]]]:
     """Split an answer into claim sentences with the citation numbers each carries.
 
-    Markdown scaffolding (headings, table rules, label-only lines) and lines that
-    only introduce what follows ("3 papers match ...:") are not claims.
+    Markdown scaffolding (headings, table headers and rules, label-only lines), lines that
+    only introduce what follows ("3 papers match ...:") and italic notes the composer
+    computed itself ("_In common: ..._") are not claims.
     """
     out = []
-    for piece in _SENTENCE_END.split(text):
+    claim_lines = [line for line in text.splitlines()
+                   if cited_numbers(line) or not (_NOTE.match(line) or line.lstrip().startswith("|"))]
+    for piece in _SENTENCE_END.split("\n".join(claim_lines)):
         numbers = cited_numbers(piece)
         if not numbers and (piece.rstrip().endswith(":") or _ABOUT_THE_SOURCES.search(piece)):
             continue  # a lead-in, or a statement about the sources ("the abstracts don't state ..."), not a claim

@@ -271,7 +271,7 @@ def comparison(sources: Sequence[Source], evidence: Sequence[Evidence], shared: 
             row[name] = picked.sentence.text
         lines.append(f"| {_heading(source)} | " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
         table.append(row)
-    lines += ["", _shared_line(sources, shared)]
+    lines += ["", f"_{_shared_line(sources, shared)}_"]
     return Composed("\n".join(lines), chosen, table=table)
 
 

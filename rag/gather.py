@@ -288,7 +288,7 @@ class Gatherer:
         sources = self.sources(plan.query, pointed, paper_ids, len(pointed))
         evidence = self._evidence(plan, sources)
         return Gathered("compare", sources, pointed, evidence, shared=self._shared_terms(pointed),
-                        by_relevance=bool(plan.terms))
+                        by_relevance=self._about_something(plan))
 
     def _shared_terms(self, paper_ids: Sequence[str], limit: int = 6) -> dict[str, list[str]]:
         """Distinctive words all compared abstracts use, and each one's own, rarest first.
