@@ -32,6 +32,7 @@ from .questions import QuestionPlan, plan_question
 from .retrieval import Mode, Retriever
 from .safety import redact_url, strip_control
 from .store import VectorStore
+from .topics import TopicMap
 from .types import Evidence, Message, Source
 
 AnswerMode = Literal["extractive", "llm", "fallback"]
@@ -137,7 +138,7 @@ class Assistant:
         self.retriever = Retriever(self.by_id, store, embedder, lexical, settings.candidates,
                                    settings.lexical_weight, settings.rerank, self._best_sentence_similarity)
         self.gatherer = Gatherer(self.by_id, self.retriever, EvidenceScorer(self.bank), embedder,
-                                 settings.retriever)
+                                 store.paper_vectors, settings.retriever)
         self.writer = (
             LLMWriter(settings.llm_base_url, settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
                       settings.llm_model, settings.llm_timeout, settings.llm_max_retries)
@@ -292,6 +293,10 @@ class Assistant:
         self.embedder.embed_query("warm-up")
         if len(self.papers) <= sentence_papers:
             self.bank.get(self.papers)
+
+    def topics(self) -> TopicMap:
+        """The collection's topics (the Topics page and overview answers share them)."""
+        return self.gatherer.topics()
 
     # -- corpus info -----------------------------------------------------------
     def stats(self) -> dict[str, object]:

@@ -37,17 +37,15 @@ from .types import Evidence, Role, Source
 
 # Bibliographic facts abstracts almost never carry: asked for and absent, they are "not stated".
 METADATA_WORDS = frozenset(
-    "author authors affiliation affiliations institution institutions university universities lab labs "
-    "funding funded funder grant grants email emails venue published publication acknowledgments".split()
+    ["author", "authors", "affiliation", "affiliations", "institution", "institutions", "university", "universities", "lab", "labs", "funding", "funded", "funder", "grant", "grants", "email", "emails", "venue", "published", "publication", "acknowledgments"]
 )
 
 # Words in a question that ask for sentences of one role ("what did they find", "is the code released").
 ROLE_WORDS: dict[Role, frozenset[str]] = {
-    "result": frozenset("result results finding findings find found conclusion conclusions conclude takeaway takeaways "
-                        "outcome outcomes show shows showed headline".split()),
-    "data": frozenset("dataset datasets data benchmark benchmarks corpus corpora evaluated evaluation".split()),
-    "problem": frozenset("motivation motivate motivated challenge challenges gap".split()),
-    "release": frozenset("code github link links url repository released release available download".split()),
+    "result": frozenset(["result", "results", "finding", "findings", "find", "found", "conclusion", "conclusions", "conclude", "takeaway", "takeaways", "outcome", "outcomes", "show", "shows", "showed", "headline"]),
+    "data": frozenset(["dataset", "datasets", "data", "benchmark", "benchmarks", "corpus", "corpora", "evaluated", "evaluation"]),
+    "problem": frozenset(["motivation", "motivate", "motivated", "challenge", "challenges", "gap"]),
+    "release": frozenset(["code", "github", "link", "links", "url", "repository", "released", "release", "available", "download"]),
 }
 # A sentence in an asked-for role gains this much score; a release sentence (links, "code is available")
 # loses it unless asked, so links are quoted only on request. 0.1 is about the score gap between the first

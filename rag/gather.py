@@ -20,7 +20,8 @@ may cite), the evidence, and the decision; the composers only arrange it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -31,6 +32,7 @@ from .embedding import Embedder
 from .evidence import FORM_WORDS, EvidenceScorer, content_terms, specific_terms, term_stems, words
 from .questions import Kind, QuestionPlan, narrow_carried, previous_question
 from .retrieval import Mode, Retriever, Scored
+from .topics import TopicMap, paper_topics
 from .types import Evidence, Message, Source
 
 # --- thresholds; each says where it was chosen ---------------------------------------------
@@ -85,12 +87,28 @@ class Gatherer:
     """Turns a plan into a decided, evidenced answer shape for one corpus."""
 
     def __init__(self, papers: Mapping[str, Paper], retriever: Retriever, scorer: EvidenceScorer,
-                 embedder: Embedder, mode: Mode = "hybrid") -> None:
+                 embedder: Embedder, paper_vectors: Callable[[], Mapping[str, np.ndarray]],
+                 mode: Mode = "hybrid") -> None:
         self.papers = papers
         self.retriever = retriever
         self.scorer = scorer
         self.embedder = embedder
         self.mode = mode
+        self._paper_vectors = paper_vectors
+        self._topics: TopicMap | None = None
+        self._lock = threading.Lock()
+
+    def topics(self, paper_ids: Sequence[str] | None = None) -> TopicMap:
+        """Topics of the collection (computed once from the stored vectors) or of a filtered set."""
+        if paper_ids:
+            return paper_topics([self.papers[p] for p in paper_ids if p in self.papers], self._vectors())
+        with self._lock:
+            if self._topics is None:
+                self._topics = paper_topics(list(self.papers.values()), self._vectors())
+            return self._topics
+
+    def _vectors(self) -> Mapping[str, np.ndarray]:
+        return self._paper_vectors()
 
     # -- the decision ---------------------------------------------------------------------
     def gather(self, plan: QuestionPlan, history: Sequence[Message], paper_ids: Sequence[str] | None,
@@ -313,18 +331,13 @@ class Gatherer:
 
     def _overview(self, plan: QuestionPlan, paper_ids: Sequence[str] | None) -> Gathered:
         """Topics over the (filtered) collection, each with its most central papers."""
-        from .topics import topic_map
-
-        papers = [self.papers[pid] for pid in (paper_ids or self.papers) if pid in self.papers]
-        banked = self.scorer.bank.get(papers)
-        vectors = np.vstack([_unit(banked[p.id].vectors.mean(axis=0)) for p in papers])
-        mapped = topic_map([p.id for p in papers], [p.text for p in papers], vectors)
+        mapped = self.topics(paper_ids)
         first = [pid for t in mapped.topics for pid in t.paper_ids[:OVERVIEW_PER_TOPIC]]
         sources = [self.retriever.to_source(i + 1, Scored(pid, 1.0, 1.0, 0.0), plan.query)
                    for i, pid in enumerate(first)]
         topics = [(t.terms, t.paper_ids[:OVERVIEW_PER_TOPIC], len(t.paper_ids)) for t in mapped.topics]
-        return Gathered("overview", sources, first, self._evidence(plan, sources), topics=topics,
-                        collection_size=len(papers))
+        size = len(paper_ids) if paper_ids else len(self.papers)
+        return Gathered("overview", sources, first, self._evidence(plan, sources), topics=topics, collection_size=size)
 
 
 def _with_paper_prior(evidence: Sequence[Evidence], sources: Sequence[Source]) -> list[Evidence]:
@@ -337,11 +350,6 @@ def _with_paper_prior(evidence: Sequence[Evidence], sources: Sequence[Source]) -
     prior = {s.number: PAPER_PRIOR * (s.score / top if top > 0 else 0.0) for s in sources}
     boosted = [replace(e, bonus=e.bonus + prior.get(e.source, 0.0)) for e in evidence]
     return sorted(boosted, key=lambda e: -e.score)
-
-
-def _unit(vector: np.ndarray) -> np.ndarray:
-    norm = float(np.linalg.norm(vector))
-    return vector / norm if norm else vector
 
 
 def _surface_by_stem(text: str) -> dict[str, str]:

@@ -92,8 +92,7 @@ _ORDINAL_REF = re.compile(r"\bthe\s+(first|second|third|former|latter|last)\b(?:
 _EXCLUDING = re.compile(r"\bthe\s+one\s+(?:that|which)\s+(?:isn'?t|is\s+not|doesn'?t|does\s+not|wasn'?t)\s+(?:about\s+)?"
                         r"([^,?.;]+)", re.IGNORECASE)
 _REFERENCE_WORDS = frozenset(
-    "first second third fourth last latter former same other above previous next one two three four this that "
-    "these those".split()
+    ["first", "second", "third", "fourth", "last", "latter", "former", "same", "other", "above", "previous", "next", "one", "two", "three", "four", "this", "that", "these", "those"]
 )
 _NUMBER_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -26,6 +26,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from sklearn.metrics import silhouette_score
 from threadpoolctl import threadpool_limits  # a scikit-learn dependency
 
+from .corpus import Paper
 from .generic_terms import GENERIC_WORDS
 from .lexical import STOPWORDS, stem
 
@@ -71,6 +72,18 @@ class TopicMap:
     topics: list[Topic]
     coords: dict[str, tuple[float, float]]
     topic_of: dict[str, int]
+
+
+def paper_topics(papers: Sequence[Paper], vectors: Mapping[str, np.ndarray]) -> TopicMap:
+    """Topics of these papers from one vector each (their stored mean chunk vectors); papers without one are left out.
+
+    The one entry point for both the Topics page and the overview answer, so the two always agree.
+    """
+    kept = [p for p in papers if p.id in vectors]
+    if not kept:
+        return TopicMap(topics=[], coords={}, topic_of={})
+    return topic_map([p.id for p in kept], [" ".join(filter(None, (p.title, p.text))) for p in kept],
+                     np.stack([vectors[p.id] for p in kept]))
 
 
 def topic_map(paper_ids: Sequence[str], texts: Sequence[str], vectors: np.ndarray,

@@ -16,8 +16,7 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from rag.assistant import Assistant
-from rag.lexical import corpus_signature
-from rag.topics import TopicMap, topic_map
+from rag.topics import TopicMap
 
 from . import service, state
 from .markup import escape
@@ -52,19 +51,9 @@ def render() -> None:
 
 
 def collection_topics(assistant: Assistant) -> TopicMap:
-    """Topics of the whole indexed corpus, cached per corpus content and settings."""
-    return _cached_topics(corpus_signature(assistant.papers), assistant.settings.model_dump_json(), assistant)
-
-
-@st.cache_resource(show_spinner="Finding the topics…")
-def _cached_topics(signature: str, settings_json: str, _assistant: Assistant) -> TopicMap:
-    """``signature`` and ``settings_json`` only key the cache; vectors come from the store, never re-embedded."""
-    vectors = _assistant.store.paper_vectors()
-    papers = [p for p in _assistant.papers if p.id in vectors]
-    if not papers:
-        return TopicMap(topics=[], coords={}, topic_of={})
-    return topic_map([p.id for p in papers], [" ".join(filter(None, (p.title, p.text))) for p in papers],
-                     np.stack([vectors[p.id] for p in papers]))
+    """Topics of the whole indexed corpus: the assistant computes them once, from stored vectors."""
+    with st.spinner("Finding the topics…"):
+        return assistant.topics()
 
 
 def _topic_chart(assistant: Assistant, topics: TopicMap) -> str | None:
