@@ -234,7 +234,7 @@ class Assistant:
 
     def _extractive_deltas(self, answer: Answer, gathered: Gathered,
                            checker: StreamingCitationFilter) -> Iterator[str]:
-        composed = compose(gathered, self.settings.extractive_sentences)
+        composed = extractive.compose(gathered, self.settings.extractive_sentences)
         answer.evidence, answer.refused, answer.table = composed.evidence, composed.refused, composed.table
         for piece in _sentences(composed.text):
             yield checker.feed(piece)
@@ -323,28 +323,6 @@ def validate_question(question: str, max_chars: int) -> str:
             "(RAG_MAX_QUESTION_CHARS). Please shorten it."
         )
     return question
-
-
-def compose(gathered: Gathered, limit: int) -> extractive.Composed:
-    """The extractive answer for a gathered, decided shape."""
-    sources = gathered.sources
-    if gathered.kind == "list":
-        return extractive.paper_list(gathered.criterion, gathered.members, gathered.possible, sources,
-                                     gathered.negated, gathered.matched_total)
-    if gathered.kind == "compare":
-        return extractive.comparison(sources[: len(gathered.focus)], gathered.evidence, gathered.shared,
-                                     gathered.by_relevance)
-    if gathered.kind == "summary":
-        return extractive.summary(sources[0], gathered.evidence)
-    if gathered.kind == "overview":
-        return extractive.overview(gathered.topics, gathered.evidence, sources, gathered.collection_size)
-    if gathered.missing is not None:
-        closest = gathered.evidence[0] if gathered.evidence else None
-        return extractive.not_stated(gathered.missing, closest, sources)
-    chosen = extractive.select(gathered.evidence, limit)
-    quoted = {(e.paper_id, e.sentence) for e in chosen}
-    chosen += [e for e in gathered.extra if (e.paper_id, e.sentence) not in quoted]
-    return extractive.fact(chosen, sources, gathered.caveat)
 
 
 def _sentences(text: str) -> Iterator[str]:

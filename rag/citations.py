@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .lexical import content_stems
+from .types import CITATION
 
-# [3]  [1, 2]  [1][2]  [1-3]  [1–3]
-CITATION = re.compile(r"(?P<lead>[ \t]?)\[(?P<nums>\d{1,3}(?:\s*(?:,|;|-|–)\s*\d{1,3})*)\]")
 _OPEN_MARKER = re.compile(r"\[\d{0,3}(?:\s*[,;\-–]\s*\d{0,3})*\s*\Z")  # what a marker looks like before its "]"
 _HOLD_BACK = 200  # never hold back more than this, whatever arrives
 
@@ -60,11 +59,6 @@ def check_citations(text: str, n_sources: int) -> CitationReport:
     valid = range(1, n_sources + 1)
     report.text = CITATION.sub(lambda m: _rewrite(m, valid, report), text)
     return report
-
-
-def escape_brackets(text: str) -> str:
-    """Keep quoted text like "the interval [0, 1]" from being read as a citation."""
-    return CITATION.sub(lambda m: m.group(0).replace("[", "\\[").replace("]", "\\]"), text)
 
 
 def cited_numbers(text: str) -> list[int]:

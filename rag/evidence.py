@@ -302,3 +302,71 @@ _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+)[\"'(]*([A-Za-z][\w&+.'-]*)")
 # A paper's criterion score mixes its best sentence's similarity with term coverage evenly:
 # the first engine's mix, kept because "which papers" F1 on the dev set peaked there.
 MEMBERSHIP_SIMILARITY_SHARE = 0.5
+
+
+# --- what a sentence holds -----------------------------------------------------------------
+
+_FIGURE = re.compile(r"\d|\b(?:orders?[- ]of[- ]magnitude|twice|half|double[sd]?|tripled?|\w+fold|percent|two|three|four"
+                     r"|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?|billions?)\b",
+                     re.IGNORECASE)
+_WINNER = re.compile(r"\b(?:best|worst|outperform\w*|highest|lowest|strongest|weakest|exceed\w*|surpass\w*|"
+                     r"better|worse|largest|smallest|leading|top-performing|state[- ]of[- ]the[- ]art)\b",
+                     re.IGNORECASE)
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
+_LIST_OPENER = re.compile(r"[:(]|\b(?:namely|including|such as|e\.g\.|i\.e\.)", re.IGNORECASE)
+_SEPARATOR = re.compile(r",|;|\band\b|\bor\b")
+
+
+def has_expected(expects: str, count: int | None, count_noun: str, text: str) -> bool:
+    """Does the text hold the kind of content asked for: a figure, N listed items, a winner?"""
+    if expects == "figure":
+        return bool(_FIGURE.search(text))
+    if expects == "enumeration" and count:
+        return _enumerates(text, count, count_noun)
+    if expects == "winner":
+        return bool(_WINNER.search(text))
+    return True
+
+
+def _enumerates(sentence: str, count: int, noun: str) -> bool:
+    """Does the sentence list ``count`` items? "three regimes: a, b, and c" does; "across three benchmarks." doesn't;
+    "a temporal signal ... with a structural signal" names two signals without saying "two"."""
+    mention = re.search(rf"\b(?:{count}|{NUMBER_WORDS.get(count, str(count))})\b", sentence, re.IGNORECASE)
+    if not mention:
+        head = noun.split()[0].lower().rstrip("s") if noun.split() else ""
+        return bool(head) and len(re.findall(rf"\b{re.escape(head)}s?\b", sentence, re.IGNORECASE)) >= count
+    rest = sentence[mention.end():]
+    opener = _LIST_OPENER.search(rest)
+    return bool(opener) and len(_SEPARATOR.findall(rest[opener.end():])) >= count - 1
+
+
+def defines(sentence: str, label: str) -> bool:
+    """The sentence spells the name out or introduces it: "CoCHI (Class-oriented ...)", "we propose X"."""
+    if not label or label.lower() not in sentence.lower():
+        return False
+    escaped = re.escape(label)
+    return bool(re.search(rf"{escaped}\s*\(|\({escaped}\)|{escaped},\s+(?:a|an|the)\s", sentence, re.IGNORECASE)
+                or _CONTRIBUTES.search(sentence))
+
+
+def contribution(evidence: Sequence[Evidence], source: Source) -> Evidence | None:
+    """Where a paper says what it is: the sentence introducing it by name ("We propose X", "X, a benchmark for ..."),
+    else a method sentence saying "we propose ...", else its first method sentence, else its first sentence."""
+    own = sorted((e for e in evidence if e.paper_id == source.paper.id), key=lambda e: e.sentence.start)
+    methods = [e for e in own if e.role == "method"]
+    return (next((e for e in own if defines(e.sentence.text, source.paper.label)), None)
+            or next((e for e in methods if _CONTRIBUTES.search(e.sentence.text)), None)
+            or (methods[0] if methods else None) or (own[0] if own else None))
+
+
+_CONTRIBUTES = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design)s?\b",
+                          re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Match:
+    """A paper's membership in a "which papers" set: its best sentence and score."""
+
+    paper_id: str
+    sentence: Sentence
+    score: float

@@ -21,8 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .chunking import Sentence
-from .citations import escape_brackets
-from .types import Evidence, Role, Source
+from .evidence import NUMBER_WORDS, Match, contribution
+from .gather import Gathered, Missing
+from .types import Evidence, Role, Source, escape_brackets
 
 KEEP_WITHIN = 0.8  # a fact answer's further sentences score at least this share of the best one (dev set)
 OTHER_PAPER_WITHIN = 0.95  # ... and a sentence of another paper nearly as much as the best (dev set)
@@ -37,15 +38,6 @@ COLUMNS: tuple[tuple[str, tuple[Role, ...]], ...] = (
     ("Main result", ("result",)),
 )
 
-_FIGURE = re.compile(r"\d|\b(?:orders?[- ]of[- ]magnitude|twice|half|double[sd]?|tripled?|\w+fold|percent|two|three|four"
-                     r"|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?|billions?)\b",
-                     re.IGNORECASE)
-_WINNER = re.compile(r"\b(?:best|worst|outperform\w*|highest|lowest|strongest|weakest|exceed\w*|surpass\w*|"
-                     r"better|worse|largest|smallest|leading|top-performing|state[- ]of[- ]the[- ]art)\b",
-                     re.IGNORECASE)
-_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
-_LIST_OPENER = re.compile(r"[:(]|\b(?:namely|including|such as|e\.g\.|i\.e\.)", re.IGNORECASE)
-_SEPARATOR = re.compile(r",|;|\band\b|\bor\b")
 
 
 @dataclass
@@ -99,47 +91,17 @@ def select(evidence: Sequence[Evidence], limit: int) -> list[Evidence]:
     return keep[:limit]
 
 
-def has_expected(expects: str, count: int | None, count_noun: str, text: str) -> bool:
-    """Does the text hold the kind of content asked for: a figure, N listed items, a winner?"""
-    if expects == "figure":
-        return bool(_FIGURE.search(text))
-    if expects == "enumeration" and count:
-        return _enumerates(text, count, count_noun)
-    if expects == "winner":
-        return bool(_WINNER.search(text))
-    return True
-
-
-def _enumerates(sentence: str, count: int, noun: str) -> bool:
-    """Does the sentence list ``count`` items? "three regimes: a, b, and c" does; "across three benchmarks." doesn't;
-    "a temporal signal ... with a structural signal" names two signals without saying "two"."""
-    mention = re.search(rf"\b(?:{count}|{_NUMBER_WORDS.get(count, str(count))})\b", sentence, re.IGNORECASE)
-    if not mention:
-        head = noun.split()[0].lower().rstrip("s") if noun.split() else ""
-        return bool(head) and len(re.findall(rf"\b{re.escape(head)}s?\b", sentence, re.IGNORECASE)) >= count
-    rest = sentence[mention.end():]
-    opener = _LIST_OPENER.search(rest)
-    return bool(opener) and len(_SEPARATOR.findall(rest[opener.end():])) >= count - 1
-
-
 def fact(chosen: Sequence[Evidence], sources: Sequence[Source], caveat: str | None = None) -> Composed:
     text = render(chosen, sources)
     return Composed(f"{caveat}\n\n{text}" if caveat else text, list(chosen))
 
 
-def defines(sentence: str, label: str) -> bool:
-    """The sentence spells the name out or introduces it: "CoCHI (Class-oriented ...)", "we propose X"."""
-    if not label or label.lower() not in sentence.lower():
-        return False
-    escaped = re.escape(label)
-    return bool(re.search(rf"{escaped}\s*\(|\({escaped}\)|{escaped},\s+(?:a|an|the)\s", sentence, re.IGNORECASE)
-                or _CONTRIBUTES.search(sentence))
-
-
-def not_stated(what: str, closest: Evidence | None, sources: Sequence[Source]) -> Composed:
+def not_stated(missing: Missing, closest: Evidence | None, sources: Sequence[Source]) -> Composed:
     """Say precisely what is missing and show at most the single closest sentence."""
-    if closest is None:
-        return Composed(what, [], refused=True)
+    if missing.reason == "nothing" or closest is None:
+        return Composed(REFUSAL, [], refused=True)
+    what = (missing_sentence(missing.labels, missing.absent) if missing.reason == "terms"
+            else missing_kind_sentence(missing.labels, missing.expects, missing.count, missing.noun))
     return Composed(f"{what} The closest it comes:\n\n{render([closest], sources)}", [closest], refused=True)
 
 
@@ -155,7 +117,7 @@ def missing_kind_sentence(labels: Sequence[str], expects: str, count: int | None
         return f"{owner} give{'s' if len(labels) == 1 else ''} no figure for this."
     if expects == "enumeration":
         noun = count_noun.strip() or "items"
-        return f"{owner} {'does' if len(labels) == 1 else 'do'} not name the {_NUMBER_WORDS.get(count or 0, count)} {noun}."
+        return f"{owner} {'does' if len(labels) == 1 else 'do'} not name the {NUMBER_WORDS.get(count or 0, count)} {noun}."
     return f"{owner} {'does' if len(labels) == 1 else 'do'} not say which one is best."
 
 
@@ -173,15 +135,6 @@ def _join(items: Sequence[str], word: str = "or") -> str:
 
 
 # --- lists of papers --------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Match:
-    """A paper's membership in a "which papers" set: its best sentence and score."""
-
-    paper_id: str
-    sentence: Sentence
-    score: float
-
 
 def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Match], sources: Sequence[Source],
                negated: bool, total: int | None = None) -> Composed:
@@ -215,20 +168,6 @@ def _list_line(match: Match, source: Source, evidence: list[Evidence]) -> str:
 def by_role(evidence: Sequence[Evidence], roles: Sequence[Role]) -> Evidence | None:
     """The most relevant sentence in one of these roles (evidence arrives best first)."""
     return next((e for e in evidence if e.role in roles), None)
-
-
-def contribution(evidence: Sequence[Evidence], source: Source) -> Evidence | None:
-    """Where a paper says what it is: the sentence introducing it by name ("We propose X", "X, a benchmark for ..."),
-    else a method sentence saying "we propose ...", else its first method sentence, else its first sentence."""
-    own = sorted((e for e in evidence if e.paper_id == source.paper.id), key=lambda e: e.sentence.start)
-    methods = [e for e in own if e.role == "method"]
-    return (next((e for e in own if defines(e.sentence.text, source.paper.label)), None)
-            or next((e for e in methods if _CONTRIBUTES.search(e.sentence.text)), None)
-            or (methods[0] if methods else None) or (own[0] if own else None))
-
-
-_CONTRIBUTES = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design)s?\b",
-                          re.IGNORECASE)
 
 
 def summary(source: Source, evidence: Sequence[Evidence]) -> Composed:
@@ -310,3 +249,26 @@ def overview(topics: Sequence[tuple[list[str], list[str], int]], evidence: Seque
                 chosen.append(picked)
                 lines.append(f"- {_heading(by_paper[pid])}: {cite(picked.sentence.text, picked.source)}")
     return Composed("\n".join(lines), chosen)
+
+
+# --- the answer for a decided shape ----------------------------------------------------------
+
+def compose(gathered: Gathered, limit: int) -> Composed:
+    """The extractive answer for a gathered, decided shape."""
+    sources = gathered.sources
+    if gathered.kind == "list":
+        return paper_list(gathered.criterion, gathered.members, gathered.possible, sources, gathered.negated,
+                          gathered.matched_total)
+    if gathered.kind == "compare":
+        return comparison(sources[: len(gathered.focus)], gathered.evidence, gathered.shared, gathered.by_relevance)
+    if gathered.kind == "summary":
+        return summary(sources[0], gathered.evidence)
+    if gathered.kind == "overview":
+        return overview(gathered.topics, gathered.evidence, sources, gathered.collection_size)
+    if gathered.missing is not None:
+        closest = gathered.evidence[0] if gathered.evidence else None
+        return not_stated(gathered.missing, closest, sources)
+    chosen = select(gathered.evidence, limit)
+    quoted = {(e.paper_id, e.sentence) for e in chosen}
+    chosen += [e for e in gathered.extra if (e.paper_id, e.sentence) not in quoted]
+    return fact(chosen, sources, REASON_CAVEAT if gathered.premise_check else None)

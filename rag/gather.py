@@ -23,13 +23,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 import numpy as np
 
-from . import extractive
 from .corpus import Paper
 from .embedding import Embedder
-from .evidence import FORM_WORDS, EvidenceScorer, content_terms, specific_terms, term_stems, words
+from .evidence import FORM_WORDS, EvidenceScorer, Match, content_terms, contribution, defines, has_expected, specific_terms, term_stems, words
 from .questions import Kind, QuestionPlan, narrow_carried, previous_question
 from .retrieval import Mode, Retriever, Scored
 from .topics import TopicMap, paper_topics
@@ -61,6 +61,18 @@ COMMON_SHARE = 0.25  # a word in more than a quarter of the abstracts is too com
 OVERVIEW_PER_TOPIC = 5  # papers shown under each topic of an overview
 
 
+@dataclass(frozen=True)
+class Missing:
+    """What the evidence lacks: nothing relevant at all, named terms, or the asked-for figure/list/winner."""
+
+    reason: Literal["nothing", "terms", "kind"]
+    labels: list[str] = field(default_factory=list)
+    absent: list[str] = field(default_factory=list)
+    expects: str = "any"
+    count: int | None = None
+    noun: str = ""
+
+
 @dataclass
 class Gathered:
     """Everything an answer is composed from: the decided kind, numbered sources and scored evidence."""
@@ -69,12 +81,12 @@ class Gathered:
     sources: list[Source]
     focus: list[str] = field(default_factory=list)
     evidence: list[Evidence] = field(default_factory=list)
-    members: list[extractive.Match] = field(default_factory=list)
-    possible: list[extractive.Match] = field(default_factory=list)
+    members: list[Match] = field(default_factory=list)
+    possible: list[Match] = field(default_factory=list)
     matched_total: int | None = None
-    missing: str | None = None  # the "not stated" sentence, when the evidence lacks what was asked
+    missing: Missing | None = None  # set when the evidence lacks what was asked
     extra: list[Evidence] = field(default_factory=list)  # must be quoted too: each part's answer, a definition
-    caveat: str | None = None
+    premise_check: bool = False  # a "why" question: the quote is offered to check its premise against
     by_relevance: bool = True  # evidence is ordered by relevance to the question (else in abstract order)
     criterion: str = ""
     negated: bool = False
@@ -195,7 +207,7 @@ class Gatherer:
         evidence = self._evidence(plan, sources)
         gathered = Gathered("fact", sources, pointed, evidence)
         if not evidence or (max(e.similarity for e in evidence) < MIN_RELEVANCE and not pointed):
-            gathered.missing, gathered.evidence = extractive.REFUSAL, []
+            gathered.missing, gathered.evidence = Missing("nothing"), []
             return gathered
         if pointed:  # the question is about these papers: quote nothing else
             gathered.evidence = [e for e in evidence if e.paper_id in pointed] or evidence
@@ -216,14 +228,14 @@ class Gatherer:
             best = self.scorer.sentences(content_terms(clause), self.embedder.embed_query(clause), [by_id[top]], clause)
             gathered.extra += best[:1]
         if plan.expects == "definition":
-            gathered.extra += [e for e in own if extractive.defines(e.sentence.text, by_id[top].paper.label)][:1]
+            gathered.extra += [e for e in own if defines(e.sentence.text, by_id[top].paper.label)][:1]
         if plan.expects == "reason":
-            found = extractive.contribution(own, by_id[top])
+            found = contribution(own, by_id[top])
             gathered.extra += [found] if found else []
-            gathered.caveat = extractive.REASON_CAVEAT
+            gathered.premise_check = True
 
-    def _not_stated(self, plan: QuestionPlan, relevant: list[str], gathered: Gathered) -> str | None:
-        """What the evidence lacks, as a sentence naming it, or None when the answer is there.
+    def _not_stated(self, plan: QuestionPlan, relevant: list[str], gathered: Gathered) -> Missing | None:
+        """What the evidence lacks, or None when the answer is there.
 
         Two checks, both on the evidence: a name or bibliographic field the question
         asks about that no relevant abstract contains; or an asked-for figure,
@@ -235,27 +247,27 @@ class Gatherer:
                     if t.lower() not in label_words]
         absent = self.scorer.absent_terms(specific, [self.papers[pid] for pid in relevant])
         if absent:
-            return extractive.missing_sentence(labels, absent)
+            return Missing("terms", labels, absent)
         if plan.expects not in ("figure", "enumeration", "winner"):
             return None
         best = gathered.evidence[0].score
         candidates = gathered.extra + [e for e in gathered.evidence if e.score >= EXPECTED_WITHIN * best]
-        holding = [e for e in candidates if extractive.has_expected(plan.expects, plan.count, plan.count_noun,
+        holding = [e for e in candidates if has_expected(plan.expects, plan.count, plan.count_noun,
                                                                     _without(e.sentence.text, plan.question))]
         if holding:  # lead with the sentence that holds it, wherever it is among the sources
             gathered.evidence = holding[:1] + [e for e in gathered.evidence if e is not holding[0]]
             return None
-        return extractive.missing_kind_sentence(labels, plan.expects, plan.count, plan.count_noun)
+        return Missing("kind", labels, [], plan.expects, plan.count, plan.count_noun)
 
     def _list(self, plan: QuestionPlan, paper_ids: Sequence[str] | None, k: int) -> Gathered | None:
         """Membership of every candidate paper; a list when several clear the bar (or the criterion is negated)."""
         pool = self._list_pool(plan, paper_ids)
-        scores: dict[str, extractive.Match] = {}
+        scores: dict[str, Match] = {}
         for alternative in plan.alternatives or [plan.criterion]:
             vector = self.embedder.embed_query(self.scorer.acronyms.expand(alternative))
             for pid, sentence, score in self.scorer.membership(alternative, vector, pool):
                 if pid not in scores or score > scores[pid].score:
-                    scores[pid] = extractive.Match(pid, sentence, score)
+                    scores[pid] = Match(pid, sentence, score)
         ranked = sorted(scores.values(), key=lambda m: -m.score)
         if not ranked:
             return None
@@ -276,22 +288,22 @@ class Gatherer:
         gathered.sources = self.sources(plan.query, first, paper_ids, k)
         return gathered
 
-    def _contribution_match(self, match: extractive.Match) -> extractive.Match:
+    def _contribution_match(self, match: Match) -> Match:
         """The paper with its contribution sentence (a complement list says what each paper is about instead)."""
         paper = self.papers[match.paper_id]
         entry = self.scorer.bank.get([paper])[paper.id]
         own = [Evidence(0, paper.id, s, 0.0, 0.0, r) for s, r in zip(entry.sentences, entry.roles)]
-        found = extractive.contribution(own, Source(0, paper, 0.0, 0.0, 0.0))
-        return extractive.Match(paper.id, found.sentence if found else match.sentence, match.score)
+        found = contribution(own, Source(0, paper, 0.0, 0.0, 0.0))
+        return Match(paper.id, found.sentence if found else match.sentence, match.score)
 
-    def _answering(self, terms: Sequence[str], matches: Sequence[extractive.Match]) -> list[extractive.Match]:
+    def _answering(self, terms: Sequence[str], matches: Sequence[Match]) -> list[Match]:
         """Each member's sentence that best answers what is asked of the set ("datasets"), score kept."""
         text = " ".join(terms)
         vector = self.embedder.embed_query(self.scorer.acronyms.expand(text))
         out = []
         for match in matches:
             best = self.scorer.membership(text, vector, [self.papers[match.paper_id]])
-            out.append(extractive.Match(match.paper_id, best[0][1], match.score) if best else match)
+            out.append(Match(match.paper_id, best[0][1], match.score) if best else match)
         return out
 
     def _list_pool(self, plan: QuestionPlan, paper_ids: Sequence[str] | None) -> list[Paper]:

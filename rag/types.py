@@ -7,11 +7,20 @@ can all use these types without importing each other.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .chunking import Sentence
 from .corpus import Paper
 from .roles import Role
+
+# A citation marker, the one definition every layer uses: [3]  [1, 2]  [1][2]  [1-3]  [1–3]
+CITATION = re.compile(r"(?P<lead>[ \t]?)\[(?P<nums>\d{1,3}(?:\s*(?:,|;|-|–)\s*\d{1,3})*)\]")
+
+
+def escape_brackets(text: str) -> str:
+    """Keep quoted text like "the interval [0, 1]" from being read as a citation."""
+    return CITATION.sub(lambda m: m.group(0).replace("[", "\\[").replace("]", "\\]"), text)
 
 
 @dataclass(frozen=True)
