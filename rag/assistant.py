@@ -212,7 +212,7 @@ class Assistant:
 
     def plan(self, question: str, history: Sequence[Message] = (), use_llm: bool = False) -> QuestionPlan:
         """Read the question (with the LLM rewriting a follow-up's search query when one is configured)."""
-        plan = plan_question(question, self.papers, history)
+        plan = plan_question(question, self.papers, history, self.bank.acronyms)
         if use_llm and plan.carried and self.writer is not None:
             plan.query = self._rewrite_with_llm(question, history) or plan.query
         return plan

@@ -127,12 +127,21 @@ class Acronyms:
 
     def __init__(self, papers: Sequence[Paper]) -> None:
         self.long_of: dict[str, str] = {}
+        self._written: dict[str, str] = {}  # the acronym as the abstracts write it ("DGP", "cfDNA")
         for paper in papers:
             for match in _DEFINITION.finditer(paper.text):
                 short, long = _definition(match.group(1), match.group(2))
                 if short and long:
                     self.long_of.setdefault(short.lower(), long)
-        self._short_of = {long.lower(): short for short, long in self.long_of.items()}
+                    self._written.setdefault(short.lower(), short)
+        self._short_of = {long.lower(): short for short, long in self.long_of.items() if len(long.split()) > 1}
+
+    def shorten(self, text: str) -> str:
+        """The text with each defined long form replaced by its acronym ("Dynamic Gated Pathways" -> "DGP")."""
+        for long, short in self._short_of.items():
+            if long in text.lower():
+                text = re.sub(re.escape(long), self._written[short], text, flags=re.IGNORECASE)
+        return text
 
     def expand(self, text: str) -> str:
         """The text with each defined acronym's long form (or a long form's acronym) appended."""
@@ -329,12 +338,16 @@ def has_expected(expects: str, count: int | None, count_noun: str, text: str) ->
 
 
 def _enumerates(sentence: str, count: int, noun: str) -> bool:
-    """Does the sentence list ``count`` items? "three regimes: a, b, and c" does; "across three benchmarks." doesn't;
+    """Does the sentence list ``count`` of the asked items? "three regimes: a, b, and c" does for regimes;
+    "across three benchmarks." doesn't; nor do three listed regimes answer "which three benchmarks";
     "a temporal signal ... with a structural signal" names two signals without saying "two"."""
+    head = noun.split()[-1].lower() if noun.split() else ""
+    if head and not term_stems([head]) & term_stems(words(sentence)):
+        return False
     mention = re.search(rf"\b(?:{count}|{NUMBER_WORDS.get(count, str(count))})\b", sentence, re.IGNORECASE)
     if not mention:
-        head = noun.split()[0].lower().rstrip("s") if noun.split() else ""
-        return bool(head) and len(re.findall(rf"\b{re.escape(head)}s?\b", sentence, re.IGNORECASE)) >= count
+        singular = head.rstrip("s")
+        return bool(singular) and len(re.findall(rf"\b{re.escape(singular)}s?\b", sentence, re.IGNORECASE)) >= count
     rest = sentence[mention.end():]
     opener = _LIST_OPENER.search(rest)
     return bool(opener) and len(_SEPARATOR.findall(rest[opener.end():])) >= count - 1

@@ -132,7 +132,7 @@ class Gatherer:
                 return listed
         if len(pointed) >= 2 and (plan.kind == "compare" or not self._about_something(plan)):
             return self._compare(plan, pointed[:MAX_COMPARED], paper_ids, k)
-        if len(pointed) == 1 and not self._about_something(plan):
+        if len(pointed) == 1 and not self._about_something(plan) and plan.expects == "any":
             return self._summary(plan, pointed, paper_ids, k)
         if plan.kind == "overview" and not pointed:
             return self._overview(plan, paper_ids)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .corpus import Paper
-from .evidence import content_terms, words
+from .evidence import FORM_WORDS, Acronyms, content_terms, words
 from .lexical import STOPWORDS
 from .types import Message
 
@@ -49,11 +49,14 @@ _NEGATED = re.compile(
 )
 _SET_PHRASE = re.compile(rf"\b(?:the|these|those|all)\s+((?:[\w&+-]+\s+){{0,3}}?[\w&+-]+)\s+{_SET_NOUN}\b",
                          re.IGNORECASE)
-_ALTERNATIVE = re.compile(r",?\s+(?:or|including|such\s+as|e\.g\.,?|i\.e\.,?|especially)\s+|\s*\(", re.IGNORECASE)
+_ALTERNATIVE = re.compile(r",?\s+(?:or|including|such\s+as|e\.g\.,?|i\.e\.,?|especially)\s+|\s*\(|,\s+", re.IGNORECASE)
+_ON = r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b)[\w&+.'-]+\s*){1,6}))?"
 _DESCRIBED = re.compile(
-    r"\bthe\s+((?:[\w&+.'-]+\s+){0,6}?[\w&+.'-]+)\s+(?:paper|abstract|article|study|work)\b"
-    r"|\bthe\s+(?:paper|work|study)\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:[\w&+.'-]+\s*){1,8})",
-    re.IGNORECASE,
+    rf"(?i:\bthe\s+((?:[\w&+.'-]+\s+){{0,6}}?[\w&+.'-]+)\s+(?:paper|abstract|article|study|work)\b){_ON}"
+    rf"|(?i:\bthe\s+(?:paper|work|study)\s+(?:on|about|that\s+\w+|which\s+\w+)\s+)((?:[\w&+.'-]+\s*){{1,8}})"
+    # "the ASD prompting method": a method/model/benchmark described by a name-like word
+    rf"|(?i:\bthe\s+)((?:[\w&+.'-]+\s+){{0,4}}?[\w&+.'-]*[A-Z][\w&+.'-]*(?:\s+[\w&+.'-]+){{0,3}}?)\s+"
+    rf"(?i:method|approach|model|framework|benchmark|dataset|system|procedure|technique)\b",
 )
 _TOKEN = re.compile(r"(?<![\w&+.-])[A-Za-z][\w&+-]*(?:\.\d+[\w-]*)?[\w+]?")
 # Verbs whose "how much" asks for an amount ("how much does X reduce latency"), unlike "how much does X depend on".
@@ -89,8 +92,8 @@ _CLAUSE_BREAK = re.compile(
 _ID_TOKEN = re.compile(r"[\w][\w.:/-]*[\w]|\w")
 _ORDINAL = {"first": 0, "second": 1, "third": 2, "former": 0, "latter": -1, "last": -1}
 _ORDINAL_REF = re.compile(r"\bthe\s+(first|second|third|former|latter|last)\b(?:\s+one)?", re.IGNORECASE)
-_EXCLUDING = re.compile(r"\bthe\s+one\s+(?:that|which)\s+(?:isn'?t|is\s+not|doesn'?t|does\s+not|wasn'?t)\s+(?:about\s+)?"
-                        r"([^,?.;]+)", re.IGNORECASE)
+_EXCLUDING = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:(?:that|which)\s+)?(?:isn'?t|is\s+not|doesn'?t|does\s+not"
+                        r"|wasn'?t|not)\s+(?:about\s+)?([^,?.;:]+)", re.IGNORECASE)
 _REFERENCE_WORDS = frozenset(
     ["first", "second", "third", "fourth", "last", "latter", "former", "same", "other", "above", "previous", "next", "one", "two", "three", "four", "this", "that", "these", "those"]
 )
@@ -133,9 +136,13 @@ class QuestionPlan:
         return [t for t in self.terms if t.lower() not in in_set]
 
 
-def plan_question(question: str, papers: Sequence[Paper], history: Sequence[Message] = ()) -> QuestionPlan:
-    """Read the question's names, terms and cues; suggest a kind."""
-    named = link_names(question, papers)
+def plan_question(question: str, papers: Sequence[Paper], history: Sequence[Message] = (),
+                  acronyms: Acronyms | None = None) -> QuestionPlan:
+    """Read the question's names, terms and cues; suggest a kind.
+
+    With the corpus's ``acronyms``, a label spelled out ("Dynamic Gated Pathways" for DGP) names its paper too.
+    """
+    named = link_names(acronyms.shorten(question) if acronyms else question, papers)
     labels = [p.label for p in papers if p.id in named] + [t for t in name_tokens(question)]
     described = described_parts(question, named, papers)
     terms = content_terms(question, drop=labels)
@@ -169,7 +176,7 @@ def suggested_kind(plan: QuestionPlan) -> Kind:
     pointed = len(plan.targets) + len(plan.described)
     if pointed >= 2:
         return "compare"
-    if pointed == 1 and not _subject_terms(plan):
+    if pointed == 1 and not _subject_terms(plan) and plan.expects == "any":
         return "summary"
     if plan.set_valued and not pointed:
         return "list"
@@ -233,7 +240,7 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     by_id = {p.id: p for p in papers}
     parts = []
     for match in _DESCRIBED.finditer(question):
-        phrase = (match.group(1) or match.group(2) or "").strip(" ,?.")
+        phrase = " ".join(g for g in match.groups() if g).strip(" ,?.")
         if not content_terms(phrase) or all(w.lower() in _REFERENCE_WORDS for w in phrase.split()):
             continue  # "the paper", "the second paper": a pointer, not a description
         if any(by_id[pid].label.lower() in phrase.lower() for pid in named):
@@ -269,10 +276,12 @@ def listed_count(question: str) -> tuple[int | None, str]:
         return None, ""
     word = match.group(1).lower()
     noun: list[str] = []
-    for token in match.group(2).split():  # "signals does the" -> "signals"
-        if token.lower() in STOPWORDS:
+    for token in match.group(2).split():  # "signals does the" -> "signals"; "regimes V33DA uses" -> "regimes"
+        if token.lower() in STOPWORDS or token.lower() in FORM_WORDS:
             break
         noun.append(token)
+    while noun and any(c.isupper() or c.isdigit() for c in noun[-1]):
+        noun.pop()  # a name after the noun is its owner, not the noun
     return (_NUMBER_WORDS.index(word) + 2 if word in _NUMBER_WORDS else int(word)), " ".join(noun)
 
 
