@@ -87,10 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _command(sub: argparse._SubParsersAction, name: str, short_quiet: bool = True,
-             **kwargs: str) -> argparse.ArgumentParser:
+def _command(sub: argparse._SubParsersAction, name: str, help: str, description: str,
+             short_quiet: bool = True) -> argparse.ArgumentParser:
     """A subcommand that also accepts the global options (after its name)."""
-    command: argparse.ArgumentParser = sub.add_parser(name, **kwargs)
+    command: argparse.ArgumentParser = sub.add_parser(name, help=help, description=description)
     _add_global_options(command, suppress=True, short_quiet=short_quiet)
     return command
 
@@ -106,10 +106,12 @@ def _add_global_options(parser: argparse.ArgumentParser, suppress: bool, short_q
     group.add_argument("--data-dir", type=Path, default=default(None),
                        help="index folder (default .rag, env RAG_DATA_DIR)")
     group.add_argument("--corpus", default=default(None),
-                       help="files/folders to index, ':'-separated (env RAG_CORPUS; default: last ingested, else seeds)")
+                       help="files/folders to index, ':'-separated "
+                       "(env RAG_CORPUS; default: last ingested, else seeds)")
     group.add_argument("--chroma-host", default=default(None),
                        help="use a Chroma server (`chroma run`) at this host (env RAG_CHROMA_HOST)")
-    group.add_argument("--chroma-port", type=int, default=default(None), help="port of the Chroma server (default 8000)")
+    group.add_argument("--chroma-port", type=int, default=default(None),
+                       help="port of the Chroma server (default 8000)")
     quiet = ("-q", "--quiet") if short_quiet else ("--quiet",)
     group.add_argument(*quiet, action="store_true", default=default(False), help="no progress bars")
 

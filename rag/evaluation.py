@@ -36,10 +36,11 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from .assistant import Answer, Assistant
+    from .retrieval import Mode
 
 QUESTION_TYPES = ("factual", "paraphrase", "comparative", "aggregate", "unanswerable", "multi_turn",
                   "false_premise")
-MODES = ("dense", "bm25", "hybrid")
+MODES: tuple[Mode, ...] = ("dense", "bm25", "hybrid")
 OVERALL = "overall"
 
 
@@ -135,11 +136,16 @@ def select_questions(questions: Sequence[Question], types: Collection[str] | Non
 
 
 class SupportLike(Protocol):
-    """What the citation metrics need of :class:`rag.citations.SentenceSupport`."""
+    """What the citation metrics need of :class:`rag.citations.SentenceSupport` (read-only)."""
 
-    sentence: str
-    cited: list[int]
-    per_source: Mapping[int, float]
+    @property
+    def sentence(self) -> str: ...
+
+    @property
+    def cited(self) -> list[int]: ...
+
+    @property
+    def per_source(self) -> Mapping[int, float]: ...
 
 
 def recall_at_k(retrieved: Sequence[str], gold: Collection[str]) -> float | None:
@@ -391,7 +397,7 @@ def summarize(rows: Sequence[QuestionResult], modes: Sequence[str]) -> dict[str,
 Progress = Callable[[int, int, QuestionResult], None]
 
 
-def run_eval(assistant: Assistant, questions: Sequence[Question], k: int, modes: Sequence[str] = MODES,
+def run_eval(assistant: Assistant, questions: Sequence[Question], k: int, modes: Sequence[Mode] = MODES,
              use_llm: bool = True, progress: Progress | None = None) -> Report:
     """Retrieve with every mode, ask for the full answer, and score each question."""
     from .citations import SUPPORT_THRESHOLD
@@ -402,7 +408,9 @@ def run_eval(assistant: Assistant, questions: Sequence[Question], k: int, modes:
     started = time.perf_counter()
     for i, question in enumerate(questions, 1):
         query = search_query(assistant, question, use_llm)
-        retrieved = {mode: [s.paper.id for s in assistant.retriever.search(query, k, mode=mode)] for mode in modes}
+        retrieved: dict[str, list[str]] = {
+            mode: [s.paper.id for s in assistant.retriever.search(query, k, mode=mode)] for mode in modes
+        }
         asked = time.perf_counter()
         answer = assistant.ask(question.question, history=_messages(question), top_k=k, use_llm=use_llm).result()
         row = score_answer(question, answer, retrieved, time.perf_counter() - asked, SUPPORT_THRESHOLD)
@@ -473,7 +481,8 @@ def aligned(header: Sequence[str], body: Sequence[Sequence[str]], footer: Sequen
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
 
     def line(cells: Sequence[str]) -> str:
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+        padded = zip(cells, widths, strict=False)  # a short row leaves its last columns empty
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(padded))
 
     rule = "  ".join("-" * w for w in widths)
     return "\n".join([line(header), rule, *map(line, body), *([rule] if footer else []), *map(line, footer)])

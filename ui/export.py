@@ -59,7 +59,8 @@ def mode_description(answer: Answer) -> str:
     if answer.mode == "llm":
         return f"Written by the model {_text(answer.model or '')} from the sources below."
     if answer.mode == "fallback":
-        return f"Extractive fallback: the model {_text(answer.model or '')} failed; sentences quoted from the sources below."
+        return (f"Extractive fallback: the model {_text(answer.model or '')} failed; "
+                "sentences quoted from the sources below.")
     return "Extractive answer: sentences quoted from the sources below (no model configured)."
 
 

@@ -63,8 +63,8 @@ def _corpus_summary(assistant: Assistant) -> None:
     stats = assistant.stats()
     st.header("Corpus", anchor=False)
     papers, chunks = st.columns(2)
-    papers.metric("Papers", stats["papers"])
-    chunks.metric("Chunks", stats["chunks"])
+    papers.metric("Papers", len(assistant.papers))
+    chunks.metric("Chunks", str(stats["chunks"]))
     st.caption(f"Embedding model: {escape(str(stats['embedding_model']))}  \n"
                f"Store: {escape(str(stats['store']))}  \n"
                f"Answers: {mode_summary(assistant, st.session_state[state.LLM_MODEL])}")
