@@ -412,7 +412,7 @@ def test_refusal_says_so_with_the_closest_papers_collapsed(app_env: None) -> Non
     reply = last_reply(at)
     assert at.session_state["turns"][-1].answer.refused
     assert not any("Answer from" in s.label for s in at.status), [s.label for s in at.status]
-    assert any("don't answer" in i.value for i in reply.info)
+    assert any("None of the papers answers this" in i.value for i in reply.info)
     assert reply.expander and "none of them answers" in reply.expander[0].label
     assert not any("relevance" in c.value and re.search(r"relevance (1\.[0-9]*[1-9]|-)", c.value)
                    for c in at.caption), "relevance stays within 0-1"

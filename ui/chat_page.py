@@ -257,7 +257,7 @@ def _numbers(answer: Answer) -> set[int]:
 def _show_answer_details(assistant: Assistant, answer: Answer, number: int) -> None:
     """Everything under the answer text: refusal or fallback notice, mode badge, source cards."""
     if answer.refused:
-        st.info("The abstracts don't answer this question. The closest papers are listed below, collapsed.",
+        st.info("None of the papers answers this. The closest ones are listed below, collapsed.",
                 icon=":material/search_off:")
     if answer.notice:
         st.warning(answer.notice, icon=":material/warning:")

@@ -44,9 +44,15 @@ def fill_export(slot: DeltaGenerator) -> None:
             mime="text/markdown", icon=":material/download:", disabled=not turns, on_click="ignore",
             width="stretch",
         )
-        if turns:
-            with st.expander("Preview the export", icon=":material/preview:"):
-                st.code(document, language="markdown", wrap_lines=True)
+        if st.button("Preview the export", icon=":material/preview:", disabled=not turns, width="stretch"):
+            _preview(document)
+
+
+@st.dialog("Export preview", width="large")
+def _preview(document: str) -> None:
+    """The file as it will be saved: Markdown source, not rendered (quoted abstracts stay inert)."""
+    st.caption("Only the references each answer cites, with the sentences it draws on.")
+    st.code(document, language="markdown", wrap_lines=True)
 
 
 def mode_summary(assistant: Assistant, model: str = "") -> str:
