@@ -152,7 +152,8 @@ def test_paper_filter_restricts_sources(app_env: None) -> None:
 def test_follow_up_keeps_earlier_turns_and_loads_nothing_again(app_env: None, monkeypatch: pytest.MonkeyPatch) -> None:
     opened: list[object] = []
     real_open = Assistant.open.__func__  # type: ignore[attr-defined]
-    monkeypatch.setattr(Assistant, "open", classmethod(lambda cls, *a, **k: opened.append(1) or real_open(cls, *a, **k)))
+    monkeypatch.setattr(Assistant, "open",
+                        classmethod(lambda cls, *a, **k: opened.append(1) or real_open(cls, *a, **k)))
     at = start_app()
     ask(at, WHO_WHEN)
     loads = len(opened)
@@ -428,3 +429,12 @@ def test_new_chat_drops_an_answer_that_was_started_before(app_env: None) -> None
     turn = at.session_state["turns"][-1]
     assert len(at.session_state["turns"]) == 1 and turn.answer is not None
     assert not turn.answer.plan.carried, "after New chat a question is never a follow-up"
+
+
+def test_extractive_text_streams_sentence_by_sentence() -> None:
+    from ui.chat_page import by_sentence
+
+    deltas = ["**A** (p01): First claim [1]. Second claim [2].\n\n", "Third one? Yes [3]."]
+    pieces = list(by_sentence(deltas, pause=0.0))
+    assert "".join(pieces) == "".join(deltas), "re-cutting never changes the text"
+    assert pieces == ["**A** (p01): First claim [1]. ", "Second claim [2].\n\n", "Third one? ", "Yes [3]."]
