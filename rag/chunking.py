@@ -7,7 +7,7 @@ the original paper text, so a chunk or sentence can always be quoted back
 verbatim for citations.
 
 Why a hand-written splitter instead of pysbd (measured on the 50,235 real
-abstracts of ``/work/shared/corpora``, ~1,100 characters each): pysbd took
+abstracts of the scale benchmark's corpora, ~1,100 characters each): pysbd took
 3.7 ms per abstract on an idle machine (8.8 ms, over seven minutes for the
 whole set, on a busy one), where the rules below take 0.09 ms (4.6 s for the
 whole set). Both split the 19 seed abstracts identically, and they agree on

@@ -70,6 +70,18 @@ def cited_numbers(text: str) -> list[int]:
     return list(seen)
 
 
+def renumber(text: str, mapping: Mapping[int, int]) -> str:
+    """``text`` with every marker's numbers replaced through ``mapping`` (unmapped numbers kept).
+
+    The UI numbers sources in order of first use; this is the one place that rewrites markers.
+    """
+    def swap(match: re.Match[str]) -> str:
+        numbers = [mapping.get(n, n) for n in _expand(match.group("nums"))]
+        return match.group("lead") + "".join(f"[{n}]" for n in dict.fromkeys(numbers))
+
+    return CITATION.sub(swap, text)
+
+
 class StreamingCitationFilter:
     """Applies :func:`check_citations` to a token stream without waiting for the end.
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
+from importlib.resources import files
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,9 +28,23 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - pydantic-settings reads TOML with tomli there too
     import tomli as tomllib
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-SEED_CORPUS = PROJECT_ROOT / "seeds"
-PROMPTS_DIR = PROJECT_ROOT / "prompts"
+PROJECT_ROOT = Path(__file__).resolve().parent.parent  # the source checkout; not meaningful in an installed wheel
+
+
+def _shipped(package: str, checkout_folder: str) -> Path:
+    """A data folder the wheel ships as ``package`` (pyproject maps it from ``checkout_folder``).
+
+    Installed (wheel or editable) it is found through importlib.resources; run from a
+    source checkout on PYTHONPATH, where the package name does not exist, it is the folder itself.
+    """
+    try:
+        return Path(str(files(package)))
+    except ModuleNotFoundError:
+        return PROJECT_ROOT / checkout_folder
+
+
+SEED_CORPUS = _shipped("rag.seed_corpus", "seeds")
+PROMPTS_DIR = _shipped("rag.prompt_templates", "prompts")
 
 
 def bundled_model_path() -> str:

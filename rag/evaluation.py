@@ -15,15 +15,16 @@ One run measures, per question type and overall:
 
 The metric functions are small and pure so the tests can pin each one on hand-made
 cases; :func:`run_eval` does the asking and :func:`format_report` the printing.
-Only the standard library is imported at module level because ``rag.cli`` imports
-this module to build its parser, and ``rag --help`` must stay instant.
+The command-line options live in ``rag.cli``, which imports this module only for
+``MODES`` while building its parser; so only the standard library is imported at
+module level and ``rag --help`` stays instant. This module never imports the CLI.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
+import statistics
 import sys
 import time
 import unicodedata
@@ -35,10 +36,11 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from .assistant import Answer, Assistant
+    from .retrieval import Mode
 
 QUESTION_TYPES = ("factual", "paraphrase", "comparative", "aggregate", "unanswerable", "multi_turn",
                   "false_premise")
-MODES = ("dense", "bm25", "hybrid")
+MODES: tuple[Mode, ...] = ("dense", "bm25", "hybrid")
 OVERALL = "overall"
 
 
@@ -134,11 +136,16 @@ def select_questions(questions: Sequence[Question], types: Collection[str] | Non
 
 
 class SupportLike(Protocol):
-    """What the citation metrics need of :class:`rag.citations.SentenceSupport`."""
+    """What the citation metrics need of :class:`rag.citations.SentenceSupport` (read-only)."""
 
-    sentence: str
-    cited: list[int]
-    per_source: Mapping[int, float]
+    @property
+    def sentence(self) -> str: ...
+
+    @property
+    def cited(self) -> list[int]: ...
+
+    @property
+    def per_source(self) -> Mapping[int, float]: ...
 
 
 def recall_at_k(retrieved: Sequence[str], gold: Collection[str]) -> float | None:
@@ -252,20 +259,18 @@ def citation_precision(support: Sequence[SupportLike], threshold: float) -> floa
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:
-    """The q-th percentile (0-100) with linear interpolation between ranks; None if empty."""
+    """The q-th percentile (0-100), linearly interpolated between ranks (numpy's default); None if empty."""
     if not values:
         return None
-    ordered = sorted(values)
-    position = (len(ordered) - 1) * q / 100
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+    import numpy as np  # here, not at the top: `rag --help` imports this module for the eval options
+
+    return float(np.percentile(values, q))
 
 
 def mean(values: Iterable[float | bool | None]) -> float | None:
     """Mean of the applicable values (None = metric does not apply to that question)."""
     present = [float(v) for v in values if v is not None]
-    return sum(present) / len(present) if present else None
+    return statistics.fmean(present) if present else None
 
 
 # --------------------------------------------------------------------------- one question
@@ -405,7 +410,7 @@ def summarize(rows: Sequence[QuestionResult], modes: Sequence[str]) -> dict[str,
 Progress = Callable[[int, int, QuestionResult], None]
 
 
-def run_eval(assistant: Assistant, questions: Sequence[Question], k: int, modes: Sequence[str] = MODES,
+def run_eval(assistant: Assistant, questions: Sequence[Question], k: int, modes: Sequence[Mode] = MODES,
              use_llm: bool = True, progress: Progress | None = None) -> Report:
     """Retrieve with every mode, ask for the full answer, and score each question."""
     from .citations import SUPPORT_THRESHOLD
@@ -416,7 +421,9 @@ def run_eval(assistant: Assistant, questions: Sequence[Question], k: int, modes:
     started = time.perf_counter()
     for i, question in enumerate(questions, 1):
         query = search_query(assistant, question, use_llm)
-        retrieved = {mode: [s.paper.id for s in assistant.retriever.search(query, k, mode=mode)] for mode in modes}
+        retrieved: dict[str, list[str]] = {
+            mode: [s.paper.id for s in assistant.retriever.search(query, k, mode=mode)] for mode in modes
+        }
         asked = time.perf_counter()
         answer = assistant.ask(question.question, history=_messages(question), top_k=k, use_llm=use_llm).result()
         row = score_answer(question, answer, retrieved, time.perf_counter() - asked, SUPPORT_THRESHOLD)
@@ -488,7 +495,8 @@ def aligned(header: Sequence[str], body: Sequence[Sequence[str]], footer: Sequen
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
 
     def line(cells: Sequence[str]) -> str:
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+        padded = zip(cells, widths, strict=False)  # a short row leaves its last columns empty
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(padded))
 
     rule = "  ".join("-" * w for w in widths)
     return "\n".join([line(header), rule, *map(line, body), *([rule] if footer else []), *map(line, footer)])
@@ -518,68 +526,7 @@ def format_report(report: Report) -> str:
                         LEGEND.format(threshold=report.threshold)])
 
 
-# --------------------------------------------------------------------------- CLI
-
-
-def _csv(choices: Collection[str] | None = None) -> Callable[[str], list[str]]:
-    """An argparse type for comma-separated lists, optionally restricted to ``choices``."""
-    def parse(value: str) -> list[str]:
-        items = [v.strip() for v in value.split(",") if v.strip()]
-        if not items or (choices is not None and not set(items) <= set(choices)):
-            allowed = f" of {','.join(choices)}" if choices is not None else ""
-            raise argparse.ArgumentTypeError(f"expected a comma-separated list{allowed}")
-        return items
-    return parse
-
-
-def _positive(value: str) -> int:
-    if not value.isdigit() or int(value) < 1:
-        raise argparse.ArgumentTypeError("expected a positive integer")
-    return int(value)
-
-
-def add_eval_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Register ``rag eval`` on the CLI's subparsers."""
-    p = subparsers.add_parser(
-        "eval", help="score the assistant on a question file (retrieval, citations, refusals, latency)",
-        description="Run every question of a JSON-lines file through the assistant and print recall@k per "
-        "retriever, cited-paper precision/recall/F1, must-keyword hits, refusal accuracy, citation validity "
-        "and support, and latency, per question type and overall. Progress goes to stderr.",
-    )
-    p.add_argument("questions", type=Path, metavar="QUESTIONS.jsonl")
-    p.add_argument("-k", "--k", dest="top_k", type=_positive, metavar="K",
-                   help="sources per answer and recall cut-off (default: top_k setting, 5)")
-    p.add_argument("--types", type=_csv(), help="only these question types, comma-separated (e.g. factual,paraphrase)")
-    p.add_argument("--per-type", type=_positive, metavar="N", help="only the first N questions of each type")
-    p.add_argument("--limit", type=_positive, metavar="N", help="only the first N questions (after --types/--per-type)")
-    p.add_argument("--modes", type=_csv(MODES), default=list(MODES),
-                   help="retrievers to score side by side (default dense,bm25,hybrid)")
-    p.add_argument("--extractive", action="store_true", help="force extractive answers even if an LLM is configured")
-    p.add_argument("--json", action="store_true", help="print the full report, with per-question rows, as JSON")
-    return p
-
-
-def cmd_eval(args: argparse.Namespace) -> int:
-    """Run ``rag eval``; returns the process exit code."""
-    from .assistant import Assistant
-    from .cli import settings_from
-
-    try:
-        available = load_questions(args.questions)
-    except QuestionFileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    unknown = sorted(set(args.types or ()) - {q.type for q in available})
-    if unknown or not available:
-        print(f"error: {args.questions} has no questions of type {', '.join(unknown) or 'any'}", file=sys.stderr)
-        return 2
-    questions = select_questions(available, args.types, args.per_type, args.limit)
-    settings = settings_from(args)
-    assistant = Assistant.open(settings, progress=not args.quiet)
-    report = run_eval(assistant, questions, settings.top_k, args.modes, use_llm=not args.extractive,
-                      progress=None if args.quiet else print_progress)
-    print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) if args.json else format_report(report))
-    return 0
+# --------------------------------------------------------------------------- progress
 
 
 def print_progress(i: int, total: int, row: QuestionResult) -> None:

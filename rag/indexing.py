@@ -14,13 +14,16 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
 from .chunking import Chunk, chunk_paper
 from .corpus import Paper, content_hash
-from .embedding import Embedder
-from .store import VectorStore
+
+if TYPE_CHECKING:  # annotations only: `rag papers` resolves the corpus without loading chromadb or torch
+    from .embedding import Embedder
+    from .store import VectorStore
 
 PAPERS_PER_WRITE = 64
 

@@ -8,7 +8,7 @@ at once, not a silently wrong prompt.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from string import Template
 
@@ -19,7 +19,7 @@ class PromptError(KeyError):
     """A prompt file is missing or was rendered with the wrong variables."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_prompt(name: str, directory: Path = PROMPTS_DIR) -> Template:
     path = Path(directory) / f"{name}.md"
     if not path.is_file():

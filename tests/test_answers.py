@@ -208,12 +208,11 @@ def test_streaming_filter_equals_the_batch_result(text, n_sources) -> None:
     ("text", "n_sources"),
     [("Every paper agrees [1, 2, 3, 4, 5, 9].", 5), ("Many sources [12, 15, 17, 23, 31] say so.", 20)],
 )
-def test_streaming_filter_handles_citation_markers_longer_than_16_characters(text, n_sources) -> None:
-    """A marker longer than the filter's 16-character hold-back is released unchecked.
+def test_streaming_filter_checks_long_citation_markers(text, n_sources) -> None:
+    """A long marker (``[1, 2, 3, 4, 5, 9]``) streamed token by token is checked like the whole text.
 
-    The batch checker normalises it and drops the out-of-range number; streamed
-    token by token (as every LLM answer is), the raw marker with the invalid
-    number reaches the user.
+    The filter holds an open marker back (up to ``citations._HOLD_BACK``, 200 characters),
+    so the out-of-range number is dropped before it reaches the user.
     """
     batch = check_citations(text, n_sources)
     assert batch.removed >= 1

@@ -91,3 +91,28 @@ def test_chat_answers_each_line_until_eof(rag_cli, cli_data_dir) -> None:
     first, second = run.stdout.split("you> ")[1:3]
     assert "CoCHI" in first and "(p04)" in first
     assert "12,326" in second and "(p05)" in second
+
+
+def test_global_options_work_after_the_command(rag_cli, cli_data_dir, tmp_path) -> None:
+    run = rag_cli("ask", "--data-dir", str(cli_data_dir[0]), "--json", WHO_WHEN, data_dir=tmp_path / "unused")
+    assert run.returncode == 0, run.stderr
+    assert "12,326" in json.loads(run.stdout)["answer"]
+    assert not (tmp_path / "unused").exists(), "the --data-dir after the command was used, not RAG_DATA_DIR"
+
+
+def test_papers_query_filters_by_every_word(rag_cli, tmp_path) -> None:
+    run = rag_cli("papers", "-q", "diffusion models", "--plain", data_dir=tmp_path / "fresh")
+    assert run.returncode == 0, run.stderr
+    ids = re.findall(r"^(p\d\d)\s", run.stdout, re.M)
+    assert ids and "p15" in ids and "p05" not in ids
+    assert f"{len(ids)} papers of 19" in run.stdout or f"{len(ids)} paper of 19" in run.stdout
+
+
+def test_chat_commands_help_new_and_quit(rag_cli, cli_data_dir) -> None:
+    lines = ["/help", WHO_WHEN, "/new", "And which modalities does it cover?", "quit", "never asked"]
+    run = rag_cli("-q", "chat", "--plain", data_dir=cli_data_dir[0], input="\n".join(lines) + "\n")
+    assert run.returncode == 0, run.stderr
+    assert "/new" in run.stdout and "start a new conversation" in run.stdout, "/help explains the commands"
+    assert "New conversation" in run.stdout
+    assert run.stdout.count("[extractive answer") == 2, "commands are not asked as questions"
+    assert run.stdout.count("you> ") == 5, "quit ends the chat before the last line"

@@ -170,9 +170,8 @@ def test_a_figure_the_abstract_does_not_give_is_not_stated(mini, question, paper
 def test_an_unrelated_figure_does_not_answer_a_number_question(mini) -> None:
     """GlowNet's abstract gives a frame rate and an error, never a parameter count.
 
-    BUG: ``states_expected`` accepts any quantity for ``expects == "number"``, so the
-    answer quotes "240 frames per second" as if it were the parameter count and is
-    not flagged as not stated.
+    Guards against quoting "240 frames per second" as if it were the parameter count:
+    a number question needs a quantity of the kind asked for.
     """
     answer = mini.answer("How many parameters does GlowNet have?")
     assert answer.refused, answer.text
@@ -219,12 +218,12 @@ def test_out_of_corpus_question_is_refused(mini) -> None:
 
 @pytest.mark.parametrize(("question", "order"), [
     ("How do GlowNet and TideFormer differ?", ["m1", "m3"]),
-    # BUG (link_names): label matches come out in corpus order, so the next three fail.
+    # Named in reverse corpus order: the answer follows the question, not the corpus.
     ("How does TideFormer differ from GlowNet?", ["m3", "m1"]),
     ("Compare LoomQA with RiverSense.", ["m4", "m2"]),
     ("What is the difference between PathRoute and MoleGraph?", ["m6", "m5"]),
     ("Compare the firefly counting paper with the reaction yield paper.", ["m1", "m5"]),
-    # BUG (described_parts): one-word descriptions are dropped; plan stays "fact", one paper quoted.
+    # One-word descriptions ("the textile paper") name papers too.
     ("How do the textile paper and the flood paper differ?", ["m4", "m3"]),
 ])
 def test_comparison_gives_each_named_paper_its_own_paragraph_in_the_order_named(mini, question, order) -> None:
@@ -312,8 +311,8 @@ def test_follow_up_pronoun_question_stays_with_the_paper_of_the_conversation(min
 def test_follow_up_carries_a_paper_cited_by_id_only(mini) -> None:
     """The last answer refers to the paper by its corpus id only.
 
-    BUG: ``questions._PAPER_ID`` only knows seed-style ids (``p05``), so "(m2)" carries
-    nothing; with no focus the answer quotes the other graph-neural-network papers.
+    Ids are whatever the corpus uses, not only seed-style ``p05``; without the carried
+    paper the answer would quote the other graph-neural-network papers.
     """
     history = [Message("user", "Which of these would a water agency care about most?"),
                Message("assistant", "Probably the one in (m2), about pollution.")]
@@ -337,10 +336,8 @@ def test_follow_up_excluding_one_paper_answers_from_the_other(mini) -> None:
 def test_follow_up_by_position_answers_from_that_paper(mini, question, paper_id) -> None:
     """"the second one" picks the paper, and its sentences are quoted.
 
-    BUG: ``extractive.answer`` refuses when no sentence is similar enough to the
-    question *as asked*; "Tell me more about the second one." shares no content with
-    any sentence, so the answer is the blanket refusal although ``gather`` put the
-    right paper first as the focus.
+    "Tell me more about the second one." shares no content with any sentence, so the
+    similarity floor alone would refuse; the paper pointed at is answered from instead.
     """
     history = [Message("user", "Which papers apply graph neural networks?"),
                Message("assistant", "Two do: RiverSense (m2) and MoleGraph (m5).")]
@@ -422,9 +419,8 @@ def test_a_wrong_number_scores_lower_than_the_quoted_one(mini, two_sources) -> N
 def test_a_number_missing_from_the_cited_source_is_unsupported(mini, two_sources, template, paper_id, figure) -> None:
     """A claim with a figure the cited abstract never states is not supported by it.
 
-    BUG: ``_source_support`` mixes 0.5 similarity + 0.5 weighted word coverage; a
-    changed figure is one stem among many, so "960 frames per second [m1]" scores
-    ~0.93 (threshold 0.5) and counts as supported.
+    A changed figure is one word among many, so similarity and word coverage alone
+    would call "960 frames per second [m1]" supported.
     """
     sources, n = two_sources
     score = _support(mini, template.format(figure, n[paper_id]), sources)

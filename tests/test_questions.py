@@ -115,8 +115,7 @@ def test_compare_needs_two_papers_and_comparison_wording(mini) -> None:
 def test_named_papers_keep_the_order_the_question_names_them(mini) -> None:
     """A comparison answer is laid out in ``plan.targets`` order, so it must follow the question.
 
-    BUG: ``link_names`` lists label matches in corpus order (``[p.id for p in papers ...]``),
-    so "TideFormer and GlowNet" comes out as [m1, m3] (GlowNet first).
+    "TideFormer and GlowNet" must give [m3, m1] although GlowNet comes first in the corpus.
     """
     assert plan_question("How do TideFormer and GlowNet differ?", mini).targets == ["m3", "m1"]
     assert plan_question("How does LoomQA differ from RiverSense?", mini).targets == ["m4", "m2"]
@@ -248,9 +247,8 @@ def test_described_parts_skip_bare_and_already_named_references(mini) -> None:
 def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
     """"the textile paper" / "the flood paper" describe two papers; the question compares them.
 
-    BUG: ``described_parts`` drops every one-word description that is not a coined name
-    (meant for "the second paper", "the same paper"), so this plan has no parts, stays
-    "fact", and the extractive answer quotes only one of the two papers.
+    One-word descriptions count, while "the second paper" or "the same paper" do not
+    describe a topic; otherwise the plan stays "fact" and quotes only one paper.
     """
     plan = plan_question("How do the textile paper and the flood paper differ?", mini)
     assert plan.parts == ["textile", "flood"]
@@ -397,8 +395,7 @@ def test_carry_over_falls_back_to_the_papers_the_last_question_named(mini) -> No
 def test_carry_over_reads_any_corpus_id_in_the_last_answer(mini) -> None:
     """Ids are whatever the corpus uses (jsonl "id"), not only seed-style "p05".
 
-    BUG: ``_papers_in`` only recognises ids matching ``_PAPER_ID`` (``p\\d{2,}`` or
-    ``name2023-x``), so an answer citing "(m2)" carries nothing over.
+    An answer citing "(m2)" carries m2 over.
     """
     history = [Message("user", "Which of these would a water agency care about most?"),
                Message("assistant", "Probably the one in (m2), about pollution.")]

@@ -27,11 +27,20 @@ if str(ROOT) not in sys.path:
 from rag.assistant import Answer, Assistant  # noqa: E402
 from rag.chunking import split_sentences  # noqa: E402
 from rag.corpus import make_paper  # noqa: E402
+from rag.display import plural, relevance, unit_score  # noqa: E402
 from rag.extractive import Evidence  # noqa: E402
 from rag.retrieval import Source  # noqa: E402
 from ui.evidence import supporting_sentences  # noqa: E402
 from ui.export import conversation_markdown  # noqa: E402
-from ui.markup import abstract_markdown, answer_markdown, escape, stream_markdown  # noqa: E402
+from ui.markup import (  # noqa: E402
+    abstract_markdown,
+    answer_markdown,
+    escape,
+    excerpt_markdown,
+    inline_markdown,
+    stream_markdown,
+)
+from ui.ordering import StreamNumbering, citation_order, renumbered  # noqa: E402
 from ui.papers_page import search_papers  # noqa: E402
 from ui.state import Turn  # noqa: E402
 
@@ -143,7 +152,8 @@ def test_paper_filter_restricts_sources(app_env: None) -> None:
 def test_follow_up_keeps_earlier_turns_and_loads_nothing_again(app_env: None, monkeypatch: pytest.MonkeyPatch) -> None:
     opened: list[object] = []
     real_open = Assistant.open.__func__  # type: ignore[attr-defined]
-    monkeypatch.setattr(Assistant, "open", classmethod(lambda cls, *a, **k: opened.append(1) or real_open(cls, *a, **k)))
+    monkeypatch.setattr(Assistant, "open",
+                        classmethod(lambda cls, *a, **k: opened.append(1) or real_open(cls, *a, **k)))
     at = start_app()
     ask(at, WHO_WHEN)
     loads = len(opened)
@@ -257,8 +267,25 @@ def test_abstract_markdown_cannot_inject_markup() -> None:
     rendered = abstract_markdown(text)
     assert "](javascript" not in rendered and "<b>" not in rendered
     assert not re.search(r"(?<!\\)!\[", rendered), "an image in an abstract becomes a link, never loads"
-    assert ":red[" not in rendered and " $x$" not in rendered
+    assert ":red[" not in rendered
     assert "[https\\:\\/\\/ok\\.org\\/a\\_b](<https://ok.org/a_b>)" in rendered  # real link kept, clickable
+
+
+@pytest.mark.parametrize("math", ["SQA$^{I}$", "$\\pm 2$s", "AUC${=}1.0$", "PixArt-$\\alpha$"])
+def test_abstract_math_passes_through_for_katex(math: str) -> None:
+    span = math[math.index("$") : math.rindex("$") + 1]
+    assert span in abstract_markdown(f"We report {math} here."), "the $...$ span reaches KaTeX intact"
+    assert span in inline_markdown(f"Label {math}")
+
+
+@pytest.mark.parametrize("text", ["costs $5 and $10 today", "$\\href{javascript:alert(1)}{x}$", "$ spaced $"])
+def test_abstract_dollars_that_are_not_safe_math_stay_escaped(text: str) -> None:
+    assert abstract_markdown(text).startswith(escape(text[: text.index("$") + 1]))
+
+
+def test_math_span_cannot_open_a_link() -> None:
+    rendered = abstract_markdown("[click $](javascript:alert(1))$ now")
+    assert not re.search(r"(?<!\\)\[", rendered), "the only [ outside the formula is escaped"
 
 
 def test_abstract_markdown_shows_latex_emphasis() -> None:
@@ -309,3 +336,105 @@ def test_search_papers_matches_every_word() -> None:
     assert [p.id for p in search_papers(papers, "DIFFUSION images")] == ["p01"]
     assert [p.id for p in search_papers(papers, "p02")] == ["p02"]
     assert len(search_papers(papers, "")) == 2
+
+
+def test_answer_markdown_links_citations_inside_a_markdown_table() -> None:
+    table = ("| Paper | Problem | Approach | Data/setting | Main result |\n"
+             "|---|---|---|---|---|\n"
+             "| **Who&When Pro** [2] | failure attribution [2] | agents | 12,326 runs | better [2][1] |\n"
+             "| **V33DA** [1] | 3D QA | SQA$^{I}$ | scans | +4 [1] |\n")
+    rendered = answer_markdown(table, 4, {1, 2})
+    rows = rendered.splitlines()
+    assert [row.count("|") for row in rows] == [row.count("|") for row in table.splitlines()], "cells intact"
+    assert "**Who&When Pro** [[2]](#src-4-2)" in rows[2] and "[[2]](#src-4-2)[[1]](#src-4-1)" in rows[2]
+    assert "SQA$^{I}$" in rows[3]
+    renumbered_table = "".join(stream_markdown([table[i : i + 7] for i in range(0, len(table), 7)], 4, {1, 2},
+                                               StreamNumbering([_source(1, "a."), _source(2, "b.")])))
+    assert "**Who&When Pro** [[1]](#src-4-1)" in renumbered_table, "first use in the table becomes [1]"
+    assert "**V33DA** [[2]](#src-4-2)" in renumbered_table
+
+
+def test_citations_are_renumbered_by_first_use_and_the_rest_by_relevance() -> None:
+    sources = [_source(1, "One. Uno.", "p01", "A"), _source(2, "Two.", "p02", "B"), _source(3, "Three.", "p03", "C"),
+               _source(4, "Four here. Other.", "p04", "D")]
+    sources[1] = replace(sources[1], score=0.9)
+    sentence = split_sentences(sources[3].paper.text)[0]
+    answer = Answer(question="q", text="Four says so [4]. One agrees [1][4].", sources=sources, mode="extractive",
+                    cited=[4, 1], evidence=[Evidence(4, "p04", sentence, 0.9, 0.5)])
+    assert citation_order(answer.text, sources) == {4: 1, 1: 2, 2: 3, 3: 4}
+    shown = renumbered(answer)
+    assert shown.text == "Four says so [1]. One agrees [2][1]."
+    assert [s.paper.id for s in shown.sources] == ["p04", "p01", "p02", "p03"]
+    assert [s.number for s in shown.sources] == [1, 2, 3, 4] and shown.cited == [1, 2]
+    assert supporting_sentences(shown, shown.sources[0]) == [sentence], "evidence follows its source"
+    streamed = StreamNumbering(sources)
+    assert "".join(streamed(piece) for piece in ["Four says so [4].", " One agrees [1][4]."]) == shown.text
+
+
+def test_relevance_is_bounded_and_never_negative_zero() -> None:
+    high = replace(_source(1, "x."), score=1.9)
+    assert relevance(high, 1.0) == pytest.approx(0.95)
+    assert relevance(replace(high, score=2.5), 1.0) == 1.0
+    assert unit_score(relevance(replace(high, score=-0.001), 1.0)) == "0.00"
+    assert unit_score(-0.004) == "0.00" and unit_score(0.456) == "0.46"
+    assert plural(1, "source") == "1 source" and plural(5, "source") == "5 sources"
+
+
+def test_excerpt_shows_only_highlighted_sentences() -> None:
+    text = "First sentence here. Second one with 12,326 items. Third one. Fourth and last."
+    sentences = split_sentences(text)
+    excerpt = excerpt_markdown(text, [sentences[1], sentences[3]])
+    assert excerpt.startswith("… :orange-background[Second")
+    assert "First" not in excerpt and "Third" not in excerpt
+    assert excerpt.count(":orange-background[") == 2 and " … " in excerpt
+
+
+def test_export_lists_only_cited_references_with_quotes_and_safe_links() -> None:
+    cited = replace(_source(1, "We build <script>x</script> a benchmark. It has 12,326 items.", "p05", "Who&When Pro"),
+                    paper=replace(make_paper("We build <script>x</script> a benchmark. It has 12,326 items.", id="p05",
+                                             url="javascript:alert(1)"), label="Who&When Pro"))
+    other = _source(2, "Unrelated.", "p09", "Other")
+    sentence = split_sentences(cited.paper.text)[1]
+    answer = Answer(question="How many?", text="It has 12,326 items [1]. <img src=x onerror=alert(1)>",
+                    sources=[cited, other], mode="extractive", cited=[1],
+                    evidence=[Evidence(1, "p05", sentence, 0.9, 0.5)])
+    exported = conversation_markdown([Turn("How many?\x1b]0;pwned\x07", answer)])
+    assert "- [1] Who&When Pro (p05)\n  > It has 12,326 items." in exported
+    assert "p09" not in exported, "an uncited paper is not a reference"
+    assert "javascript:" not in exported and "<img" not in exported and "&lt;img" in exported
+    assert "\x1b" not in exported
+    linked = replace(answer, sources=[replace(cited, paper=replace(cited.paper, url="https://x.org/p05")), other])
+    assert "- [1] Who&When Pro (p05), <https://x.org/p05>" in conversation_markdown([Turn("q", linked)])
+
+
+def test_refusal_says_so_with_the_closest_papers_collapsed(app_env: None) -> None:
+    at = start_app()
+    ask(at, "What is the capital of France?")
+    reply = last_reply(at)
+    assert at.session_state["turns"][-1].answer.refused
+    assert not any("Answer from" in s.label for s in at.status), [s.label for s in at.status]
+    assert any("None of the papers answers this" in i.value for i in reply.info)
+    assert reply.expander and "none of them answers" in reply.expander[0].label
+    assert not any("relevance" in c.value and re.search(r"relevance (1\.[0-9]*[1-9]|-)", c.value)
+                   for c in at.caption), "relevance stays within 0-1"
+
+
+def test_new_chat_drops_an_answer_that_was_started_before(app_env: None) -> None:
+    at = start_app()
+    ask(at, WHO_WHEN)
+    started_in = at.session_state["conversation"]
+    next(b for b in at.button if b.label == "New chat").click().run()
+    assert at.session_state["conversation"] == started_in + 1
+    ask(at, "And which modalities does it cover?")
+    turn = at.session_state["turns"][-1]
+    assert len(at.session_state["turns"]) == 1 and turn.answer is not None
+    assert not turn.answer.plan.carried, "after New chat a question is never a follow-up"
+
+
+def test_extractive_text_streams_sentence_by_sentence() -> None:
+    from ui.chat_page import by_sentence
+
+    deltas = ["**A** (p01): First claim [1]. Second claim [2].\n\n", "Third one? Yes [3]."]
+    pieces = list(by_sentence(deltas, pause=0.0))
+    assert "".join(pieces) == "".join(deltas), "re-cutting never changes the text"
+    assert pieces == ["**A** (p01): First claim [1]. ", "Second claim [2].\n\n", "Third one? ", "Yes [3]."]

@@ -1,14 +1,17 @@
 """The chat UI in a real headless Chromium, served by ``rag ui`` exactly as users start it.
 
-Checks what AppTest cannot: that the page renders, an answer streams, a citation
-click scrolls its source card into view, and "Ask about this paper" lands on
-the chat with the filter set. Saves ``test-artifacts/ui-answer.png`` and prints
-the time from pressing Enter to the first answer text.
+Checks what AppTest cannot: that the page renders, an answer streams and is left
+in view (not scrolled past to the bottom), a citation click scrolls its source card
+into view, a refusal reads as one with its closest papers collapsed, and "Ask about
+this paper" opens a new chat with the filter banner in view. Saves
+``test-artifacts/ui-answer.png`` and prints the time from pressing Enter to the first
+answer text.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -38,7 +41,10 @@ ANSWER_TIMEOUT_MS = 90_000
 SCROLL_POLL_MS = 300
 HEADER_PX = 70  # Streamlit's top bar covers this much of the main area
 TOP_OF_VIEW = 200  # px: an anchor jump puts its target at the top, below Streamlit's header bar
+TURN_TOP_SLACK_PX = 10  # px of rounding and element gaps around the header's edge
 WHO_WHEN = "How many failed trajectories does Who&When Pro contain?"
+DIFFUSION = "Which papers study diffusion models?"
+OFF_TOPIC = "What is the capital of France?"
 
 
 @pytest.fixture(scope="module")
@@ -146,10 +152,8 @@ def test_answer_streams_and_citation_scrolls_to_its_card(page) -> None:  # type:
     expect(page.get_by_text("extractive answer (no model configured)").first).to_be_visible()
     expect(page.get_by_test_id("stException")).to_have_count(0)
     ARTIFACTS.mkdir(exist_ok=True)
-    _wait_for_scrolling_to_stop(page)  # Streamlit scrolls a chat to its bottom after a run
-    question = page.get_by_test_id("stChatMessage").filter(has_text=WHO_WHEN).first
-    question.evaluate(f"element => {{ element.scrollIntoView(); element.closest('.stMain').scrollBy(0, -{HEADER_PX}); }}")
-    _wait_for_scrolling_to_stop(page)
+    _wait_for_scrolling_to_stop(page)  # Streamlit scrolls a chat to its bottom; the page scrolls back to the turn
+    _assert_turn_starts_the_view(page, 1)
     shot = ARTIFACTS / "ui-answer.png"
     page.screenshot(path=str(shot))
     print(f"screenshot: {shot}")
@@ -159,9 +163,58 @@ def test_answer_streams_and_citation_scrolls_to_its_card(page) -> None:  # type:
     expect(page).to_have_url(f"{page.url.split('#')[0]}#src-1-1")
     expect(card).to_be_in_viewport()
     expect(card).to_contain_text("Who&When Pro (p05)")
-    # The anchor jump puts the card at the top of the view (scrolling may be animated).
-    page.wait_for_function(f"() => document.getElementById('src-1-1').getBoundingClientRect().top < {TOP_OF_VIEW}")
+    # The anchor jump puts the card at the top of the view (scrolling may be animated), or as
+    # high as it goes when the page ends first (a cited card shows only its highlighted sentences).
+    page.wait_for_function(
+        f"""() => {{
+            const main = document.querySelector('.stMain');
+            const atBottom = main.scrollTop + main.clientHeight >= main.scrollHeight - 2;
+            return document.getElementById('src-1-1').getBoundingClientRect().top < {TOP_OF_VIEW} || atBottom;
+        }}"""
+    )
     page.screenshot(path=str(ARTIFACTS / "ui-citation.png"))
+
+
+def _assert_turn_starts_the_view(page, turn: int) -> None:  # type: ignore[no-untyped-def]
+    """The new turn's question is in the upper half of the view, below the header: not scrolled past.
+
+    It sits right under the header unless the page ends first (a short answer).
+    """
+    top = page.evaluate(f"() => document.querySelector('.st-key-turn-{turn}').getBoundingClientRect().top")
+    height = page.viewport_size["height"]
+    assert HEADER_PX - TURN_TOP_SLACK_PX <= top <= height / 2, f"turn {turn} starts at {top:.0f} px of {height}"
+
+
+def test_a_second_answer_is_scrolled_to_its_start(page) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    for number, question in enumerate((DIFFUSION, WHO_WHEN), start=1):
+        chat_input = page.get_by_test_id("stChatInputTextArea")
+        chat_input.fill(question)
+        chat_input.press("Enter")
+        expect(page.locator(f".st-key-turn-{number}")).to_be_attached(timeout=ANSWER_TIMEOUT_MS)
+        expect(page.locator(f'[id^="src-{number}-"]').first).to_be_attached(timeout=ANSWER_TIMEOUT_MS)
+    _wait_for_scrolling_to_stop(page)
+    _assert_turn_starts_the_view(page, 2)
+    expect(page.locator(".st-key-turn-2").get_by_text("12,326").first).to_be_in_viewport()
+
+
+def test_refusal_says_so_and_collapses_the_closest_papers(page) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    chat_input = page.get_by_test_id("stChatInputTextArea")
+    chat_input.fill(OFF_TOPIC)
+    chat_input.press("Enter")
+    expect(page.get_by_text("None of the papers answers this")).to_be_visible(timeout=ANSWER_TIMEOUT_MS)
+    expect(page.get_by_text("Not answered by the abstracts")).to_be_visible()
+    expect(page.get_by_text("Answer from")).to_have_count(0)
+    closest = page.get_by_test_id("stExpander").filter(has_text="none of them answers the question")
+    expect(closest).to_have_count(1)
+    expect(page.locator("#src-1-1")).not_to_be_visible()  # collapsed until opened
+    closest.get_by_text("none of them answers the question").click()
+    expect(page.locator("#src-1-1")).to_be_visible()
+    scores = [float(x) for x in re.findall(r"relevance (-?\d+\.\d+)", closest.inner_text())]
+    assert scores and all(0.0 <= x <= 1.0 for x in scores), scores
 
 
 def _wait_for_scrolling_to_stop(page) -> None:  # type: ignore[no-untyped-def]
@@ -177,21 +230,27 @@ def _wait_for_scrolling_to_stop(page) -> None:  # type: ignore[no-untyped-def]
     )
 
 
-def test_ask_about_this_paper_sets_the_filter(page) -> None:  # type: ignore[no-untyped-def]
+def test_ask_about_this_paper_opens_a_new_chat_with_the_filter(page) -> None:  # type: ignore[no-untyped-def]
     from playwright.sync_api import expect
 
+    chat_input = page.get_by_test_id("stChatInputTextArea")
+    chat_input.fill(WHO_WHEN)
+    chat_input.press("Enter")
+    expect(page.locator('[id^="src-1-"]').first).to_be_attached(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_test_id("stSidebarNav").get_by_text("Papers").click()
     page.get_by_label("Search the papers").fill("V33DA")
     page.get_by_label("Search the papers").press("Enter")
     ask_buttons = page.get_by_role("button", name="Ask about this paper")
     expect(ask_buttons).to_have_count(1, timeout=INPUT_TIMEOUT_MS)  # the other 18 cards are gone
     ask_buttons.click()
-    expect(page.get_by_text("Questions go only to: V33DA (p10)")).to_be_visible(timeout=INPUT_TIMEOUT_MS)
+    banner = page.get_by_text("Questions go only to: V33DA (p10)")
+    expect(banner).to_be_in_viewport(timeout=INPUT_TIMEOUT_MS)
+    expect(page.locator(".st-key-turn-1")).to_have_count(0)  # a new chat: the earlier turn is gone
     chat_input = page.get_by_test_id("stChatInputTextArea")
     chat_input.fill("What does this paper contribute?")
     chat_input.press("Enter")
     cards = page.locator('[id^="src-1-"]')
-    cards.first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    cards.first.wait_for(state="attached", timeout=ANSWER_TIMEOUT_MS)  # uncited cards sit in a collapsed list
     assert cards.count() >= 1
     for i in range(cards.count()):
         expect(cards.nth(i)).to_contain_text("(p10)")

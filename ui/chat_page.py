@@ -3,23 +3,38 @@
 Each answer is Markdown in which ``[n]`` links to ``#src-<turn>-<n>``; source
 card ``n`` of that turn is headed by ``st.subheader(..., anchor=...)`` with
 that id, so clicking a citation scrolls the browser to the card. Cards of cited
-sources are never collapsed, so the target of a click is always visible.
+sources are never inside a collapsed expander, so the target of a click is always
+visible; they show only the highlighted sentences, with the full abstract one
+click away. Sources are numbered in order of first use (``ui.ordering``).
 """
 
 from __future__ import annotations
 
 import logging
+import re
+import time
 from collections.abc import Callable, Iterable, Iterator
 
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from rag.assistant import Answer, Assistant, QuestionError, Response
+from rag.display import plural, relevance, unit_score
 from rag.retrieval import Source
 
 from . import service, sidebar, state
 from .evidence import supporting_sentences
-from .markup import abstract_markdown, anchor, answer_markdown, escape, link, stream_markdown
+from .markup import (
+    abstract_markdown,
+    anchor,
+    answer_markdown,
+    escape,
+    excerpt_markdown,
+    inline_markdown,
+    link,
+    stream_markdown,
+)
+from .ordering import StreamNumbering, renumbered
 
 LOG = logging.getLogger(__name__)
 
@@ -30,6 +45,37 @@ EXAMPLES = (
     ("outside the corpus", "What is the capital of France?"),
 )
 BADGE_COLORS = {"extractive": "gray", "llm": "blue", "fallback": "orange"}
+# Extractive answers are complete at once; released a sentence at a time they read like a model's
+# stream. 40 ms per sentence keeps a 5-sentence answer under a quarter of a second.
+SENTENCE_PAUSE_S = 0.04
+_SENTENCE_GAP = re.compile(r"(?<=[.!?\]])(\s+)")  # where a streamed piece may be cut; pacing only
+# Streamlit's top bar covers this many px of the main area (measured in Chromium, Streamlit 1.67).
+HEADER_PX = 70
+# Streamlit keeps a chat scrolled to its bottom while elements arrive; the new question is
+# scrolled back to the top of the view until the page has not grown for SCROLL_SETTLE_MS,
+# or the reader scrolls, clicks or types (SCROLL_MAX_MS bounds it).
+SCROLL_SETTLE_MS = 1500
+SCROLL_MAX_MS = 20000
+_SCROLL_SCRIPT = """<script>(() => {
+  const target = document.querySelector(".st-key-%(key)s");
+  if (!target) return;
+  const main = target.closest(".stMain") || document.scrollingElement;
+  let stopped = false;
+  for (const kind of ["wheel", "touchstart", "keydown", "mousedown"]) {
+    window.addEventListener(kind, () => { stopped = true; }, {once: true, capture: true});
+  }
+  const started = Date.now();
+  let height = -1, grewAt = started;
+  const tick = () => {
+    if (stopped || !target.isConnected) return;
+    const offset = target.getBoundingClientRect().top - main.getBoundingClientRect().top - %(header)d;
+    if (Math.abs(offset) > 2) main.scrollTop += offset;
+    if (main.scrollHeight !== height) { height = main.scrollHeight; grewAt = Date.now(); }
+    const now = Date.now();
+    if (now - grewAt < %(settle)d && now - started < %(max)d) setTimeout(tick, 100);
+  };
+  tick();
+})();</script>"""
 
 
 def page() -> StreamlitPage:
@@ -50,10 +96,28 @@ def render() -> None:
     if not state.turns() and question is None:
         _welcome(len(assistant.papers))
     for number, turn in enumerate(state.turns(), start=1):
-        _show_turn(assistant, turn, number)
+        with st.container(key=turn_key(number)):
+            _show_turn(assistant, turn, number)
     if question is not None:
-        _answer_new(assistant, question, len(state.turns()) + 1)
+        number = len(state.turns()) + 1
+        with st.container(key=turn_key(number)):
+            _answer_new(assistant, question, number)
+        _scroll_into_view(turn_key(number))
     sidebar.fill_export(export_slot)
+
+
+def turn_key(number: int) -> str:
+    """Key of the container of turn ``number``; Streamlit gives it the CSS class ``st-key-<key>``."""
+    return f"turn-{number}"
+
+
+def _scroll_into_view(key: str) -> None:
+    """Bring the start of the new turn (its question, then the answer) to the top of the view.
+
+    Our own fixed script: only the container key, built from a number, is filled in.
+    """
+    script = _SCROLL_SCRIPT % {"key": key, "header": HEADER_PX, "settle": SCROLL_SETTLE_MS, "max": SCROLL_MAX_MS}
+    st.html(script, unsafe_allow_javascript=True, width="content")
 
 
 # --------------------------------------------------------------------------- intro
@@ -75,7 +139,7 @@ def _welcome(paper_count: int) -> None:
 def _filter_notice(assistant: Assistant) -> None:
     chosen = [assistant.by_id[pid] for pid in state.paper_filter() if pid in assistant.by_id]
     if chosen:
-        names = ", ".join(f"{escape(p.label)} ({escape(p.id)})" for p in chosen)
+        names = ", ".join(inline_markdown(f"{p.label} ({p.id})") for p in chosen)
         st.info(f"Questions go only to: {names}. Change this in the sidebar.", icon=":material/filter_alt:")
 
 
@@ -90,6 +154,7 @@ def _show_turn(assistant: Assistant, turn: state.Turn, number: int) -> None:
         if turn.answer is None:
             st.error(turn.error or "This question was not answered.")
             return
+        st.caption(escape(_status_label(turn.answer)))
         st.markdown(answer_markdown(turn.answer.text, number, _numbers(turn.answer)))
         _show_answer_details(assistant, turn.answer, number)
 
@@ -98,6 +163,7 @@ def _answer_new(assistant: Assistant, question: str, number: int) -> None:
     """Stream the answer to ``question``; any failure becomes a readable message, never a traceback."""
     with st.chat_message("user"):
         st.markdown(escape(question))
+    conversation = state.conversation()
     with st.chat_message("assistant"):
         try:
             answer = _stream(assistant, question, number)
@@ -110,21 +176,48 @@ def _answer_new(assistant: Assistant, question: str, number: int) -> None:
             st.error(error)
             st.button("Retry", icon=":material/refresh:", key=f"retry-{number}", on_click=state.queue_question,
                       args=(question,))  # e.g. after restarting a Chroma server that went away
-            state.add_turn(state.Turn(question, error=error))
+            state.add_turn(state.Turn(question, error=error), conversation)
             return
         _show_answer_details(assistant, answer, number)
-        state.add_turn(state.Turn(question, answer))
+        state.add_turn(state.Turn(question, answer), conversation)
 
 
 def _stream(assistant: Assistant, question: str, number: int) -> Answer:
+    """Stream the answer with sources renumbered by first use; return the renumbered answer."""
     with st.status("Searching the abstracts…") as status:
         response = _ask(assistant, question)
-        _list_sources(response.sources)
-        status.update(label=f"Found {len(response.sources)} sources · writing the answer…")
-    found = f"Answer from {len(response.sources)} sources (search took {response.answer.timings['retrieval']:.2f} s)"
-    deltas = _on_first(response, lambda: status.update(label=found, state="complete"))
-    st.write_stream(stream_markdown(deltas, number, _numbers(response.answer)))
-    return response.answer
+        _list_sources(response.sources, assistant.settings.lexical_weight)
+        status.update(label=f"Found {plural(len(response.sources), 'paper')} · writing the answer…")
+    deltas: Iterable[str] = response
+    if response.answer.mode == "extractive":
+        deltas = by_sentence(deltas)
+    writing = f"Writing the answer from {plural(len(response.sources), 'source')}…"
+    deltas = _on_first(deltas, lambda: status.update(label=writing, state="complete"))
+    numbering = StreamNumbering(response.sources)
+    st.write_stream(stream_markdown(deltas, number, _numbers(response.answer), numbering))
+    answer = renumbered(response.answer)
+    status.update(label=_status_label(answer), state="complete")
+    return answer
+
+
+def _status_label(answer: Answer) -> str:
+    """One line on how the answer was found: refusals say so instead of counting sources."""
+    if answer.refused:
+        return f"Not answered by the abstracts · the {plural(len(answer.sources), 'closest paper')} are below"
+    search = answer.timings.get("retrieval")
+    took = f" (search took {search:.2f} s)" if search is not None else ""
+    return f"Answer from {plural(len(answer.cited or answer.sources), 'source')}{took}"
+
+
+def by_sentence(deltas: Iterable[str], pause: float = SENTENCE_PAUSE_S) -> Iterator[str]:
+    """Re-cut text deltas into sentence-sized pieces, released ``pause`` seconds apart."""
+    for delta in deltas:
+        pieces = _SENTENCE_GAP.split(delta)
+        for i in range(0, len(pieces), 2):
+            piece = "".join(pieces[i : i + 2])
+            if piece:
+                yield piece
+                time.sleep(pause)
 
 
 def _ask(assistant: Assistant, question: str) -> Response:
@@ -148,9 +241,11 @@ def _on_first(deltas: Iterable[str], action: Callable[[], None]) -> Iterator[str
         action()
 
 
-def _list_sources(sources: list[Source]) -> None:
-    lines = [f"{s.number}. {escape(s.paper.label)} ({escape(s.paper.id)}) · relevance {s.score:.2f}"
-             for s in sources]
+def _list_sources(sources: list[Source], lexical_weight: float) -> None:
+    """The papers found, most relevant first (numbers come with the answer, in order of citation)."""
+    ranked = sorted(sources, key=lambda s: s.score, reverse=True)
+    lines = [f"- {inline_markdown(f'{s.paper.label} ({s.paper.id})')} · relevance "
+             f"{unit_score(relevance(s, lexical_weight))}" for s in ranked]
     st.markdown("\n".join(lines) if lines else "No paper matched.")
 
 
@@ -162,7 +257,10 @@ def _numbers(answer: Answer) -> set[int]:
 
 
 def _show_answer_details(assistant: Assistant, answer: Answer, number: int) -> None:
-    """Everything under the answer text: fallback warning, mode badge, source cards."""
+    """Everything under the answer text: refusal or fallback notice, mode badge, source cards."""
+    if answer.refused:
+        st.info("None of the papers answers this. The closest ones are listed below, collapsed.",
+                icon=":material/search_off:")
     if answer.notice:
         st.warning(answer.notice, icon=":material/warning:")
     if not answer.text:
@@ -170,7 +268,7 @@ def _show_answer_details(assistant: Assistant, answer: Answer, number: int) -> N
     st.caption(f":{BADGE_COLORS[answer.mode]}-badge[{escape(mode_badge(answer, service.endpoint(assistant)))}]"
                f" {escape(_timing(answer))}")
     _flag_unsupported(answer)
-    _show_sources(answer, number)
+    _show_sources(answer, number, assistant.settings.lexical_weight)
 
 
 def _flag_unsupported(answer: Answer) -> None:
@@ -199,34 +297,45 @@ def _timing(answer: Answer) -> str:
     return " · ".join(p for p in parts if p)
 
 
-def _show_sources(answer: Answer, number: int) -> None:
+def _show_sources(answer: Answer, number: int, lexical_weight: float) -> None:
+    """Cited sources as open cards (citations link to them); the others in one collapsed list."""
     if not answer.sources:
         st.caption("No paper matched this question.")
         return
-    st.markdown(f"**Sources** ({len(answer.sources)})")
-    for source in answer.sources:
-        _source_card(answer, source, number)
+    cited = [s for s in answer.sources if s.number in answer.cited]
+    others = [s for s in answer.sources if s.number not in answer.cited]
+    if cited:
+        st.markdown(f"**Sources** ({plural(len(cited), 'cited paper')})")
+        for source in cited:
+            _source_card(answer, source, number, lexical_weight)
+    if others:
+        title = (f"Closest papers ({len(others)}): none of them answers the question" if answer.refused
+                 else f"Other close papers, not cited ({len(others)})")
+        with st.expander(title, icon=":material/library_books:"):
+            for source in others:
+                _source_card(answer, source, number, lexical_weight)
 
 
-def _source_card(answer: Answer, source: Source, number: int) -> None:
-    """Label, id and scores up front; the abstract with its supporting sentences highlighted."""
+def _source_card(answer: Answer, source: Source, number: int, lexical_weight: float) -> None:
+    """Label, id and scores up front; a cited abstract shows its highlighted sentences, then the rest on demand."""
     cited = source.number in answer.cited
     highlights = supporting_sentences(answer, source)
     with st.container(border=True):
-        st.subheader(f":small[{escape(f'[{source.number}] {source.paper.label} ({source.paper.id})')}]",
+        st.subheader(f":small[{inline_markdown(f'[{source.number}] {source.paper.label} ({source.paper.id})')}]",
                      anchor=anchor(number, source.number))
-        st.caption(_card_facts(source, cited, bool(highlights)))
-        body = abstract_markdown(source.paper.text, highlights)
-        if cited:
-            st.markdown(body)
+        st.caption(_card_facts(source, cited, bool(highlights), lexical_weight))
+        if cited and highlights:
+            st.markdown(excerpt_markdown(source.paper.text, highlights))
+            with st.expander("Show full abstract"):
+                st.markdown(abstract_markdown(source.paper.text, highlights))
         else:
-            with st.expander("Abstract (not cited in the answer)"):
-                st.markdown(body)
+            st.markdown(abstract_markdown(source.paper.text, highlights))
 
 
-def _card_facts(source: Source, cited: bool, highlighted: bool) -> str:
+def _card_facts(source: Source, cited: bool, highlighted: bool, lexical_weight: float) -> str:
     facts = [
-        escape(f"relevance {source.score:.2f} (semantic {source.dense:.2f}, keyword {source.lexical:.2f})"),
+        escape(f"relevance {unit_score(relevance(source, lexical_weight))} of 1 (semantic "
+               f"{unit_score(source.dense)}, keyword {unit_score(source.lexical)})"),
         "cited in the answer" if cited else "not cited",
     ]
     if source.matched_terms:

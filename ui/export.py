@@ -1,7 +1,11 @@
-"""The conversation as a Markdown document, for the sidebar's download button.
+"""The conversation as a Markdown document, for the sidebar's download button and its preview.
 
 A pure function of the turns, so it is tested directly. Each answer keeps its ``[n]``
-markers and is followed by the numbered references they point to. Nothing from
+markers and is followed by the references it cites, each with the sentences the
+answer draws on (quoted) and its link. Uncited retrieved papers are left out: a
+reference list is what the answer rests on. Text from the corpus and the model has
+``<``/``>`` HTML-escaped and control characters removed, and only http(s) links are kept
+(``rag.safety``), so opening the file in a Markdown viewer runs nothing. Nothing from
 the settings goes in, so an API key can never end up in a file.
 """
 
@@ -11,45 +15,63 @@ from collections.abc import Sequence
 
 from rag.assistant import Answer
 from rag.retrieval import Source
+from rag.safety import safe_url, strip_control
 
+from .evidence import supporting_sentences
 from .state import Turn
 
 TITLE = "# Conversation with the paper-abstracts assistant"
 
 
 def conversation_markdown(turns: Sequence[Turn]) -> str:
-    """Every question with its answer (or error) and the answer's reference list."""
+    """Every question with its answer (or error) and the references the answer cites."""
     sections = [TITLE]
     for number, turn in enumerate(turns, start=1):
         sections.append(f"## {number}. {_one_line(turn.question)}")
-        sections.append(_answer_section(turn.answer) if turn.answer else f"*Not answered: {turn.error}*")
+        sections.append(_answer_section(turn.answer) if turn.answer else f"*Not answered: {_text(turn.error or '')}*")
     return "\n\n".join(sections) + "\n"
 
 
 def _answer_section(answer: Answer) -> str:
-    parts = [answer.text or "*(no answer text)*", f"*{mode_description(answer)}*"]
+    parts = [_text(answer.text) or "*(no answer text)*", f"*{mode_description(answer)}*"]
     if answer.notice:
-        parts.append(f"> {answer.notice}")
-    if answer.sources:
-        parts.append("**References**\n\n" + "\n".join(reference_line(s) for s in answer.sources))
+        parts.append(f"> {_one_line(answer.notice)}")
+    cited = answer.cited_sources
+    if cited:
+        parts.append("**References**\n\n" + "\n".join(reference_entry(answer, s) for s in cited))
+    elif answer.refused:
+        parts.append("*The abstracts don't answer this question, so nothing is cited.*")
     return "\n\n".join(parts)
 
 
-def reference_line(source: Source) -> str:
-    """``[n] label (id), url`` as a list item; the url only when the paper has one."""
+def reference_entry(answer: Answer, source: Source) -> str:
+    """``- [n] label (id), <url>`` and, indented under it, the quoted sentences the answer draws on."""
     paper = source.paper
-    url = f", <{paper.url}>" if paper.url else ""
-    return f"- [{source.number}] {paper.label} ({paper.id}){url}"
+    url = safe_url(paper.url)
+    link = f", <{url}>" if url and not any(c in url for c in "<>") else ""
+    lines = [f"- [{source.number}] {_one_line(paper.label)} ({_one_line(paper.id)}){link}"]
+    lines += [f"  > {_one_line(s.text)}" for s in supporting_sentences(answer, source)]
+    return "\n".join(lines)
 
 
 def mode_description(answer: Answer) -> str:
     """How the answer was produced, in words (no endpoint: it may carry credentials)."""
     if answer.mode == "llm":
-        return f"Written by the model {answer.model} from the sources below."
+        return f"Written by the model {_text(answer.model or '')} from the sources below."
     if answer.mode == "fallback":
-        return f"Extractive fallback: the model {answer.model} failed; sentences quoted from the sources below."
+        return (f"Extractive fallback: the model {_text(answer.model or '')} failed; "
+                "sentences quoted from the sources below.")
     return "Extractive answer: sentences quoted from the sources below (no model configured)."
 
 
+def _text(text: str) -> str:
+    """Model or corpus text made inert: control characters removed, ``<`` and ``>`` escaped.
+
+    Without ``<`` no HTML tag can open; ``&`` stays, so "Who&When" reads as written
+    (an entity such as ``&lt;`` only ever decodes to text).
+    """
+    return strip_control(text).replace("<", "&lt;").replace(">", "&gt;").strip()
+
+
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    return " ".join(_text(text).split())

@@ -3,8 +3,9 @@
 Nothing here ever uses ``unsafe_allow_html``. Abstracts are untrusted data: every
 ASCII punctuation character of them is backslash-escaped (CommonMark makes any
 escaped ASCII punctuation literal), so an abstract cannot open a link, an image,
-a ``:red[...]`` directive or ``$math$``. Only its http(s) URLs are turned back
-into links, and LaTeX ``\\emph{...}`` into emphasis. Answers are Markdown by
+a ``:red[...]`` directive or a ``$$`` block. Only its http(s) URLs are turned back
+into links, LaTeX ``\\emph{...}`` into emphasis, and inline ``$math$`` spans pass
+through intact for Streamlit's KaTeX (which renders formulas, never HTML). Answers are Markdown by
 design (lists, bold labels), so they are rendered as Markdown with two changes:
 images are disarmed (a model could be steered into loading an URL that leaks
 data) and every citation ``[n]`` becomes a link to source card ``n`` of the
@@ -14,18 +15,24 @@ same turn.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 
 from rag.chunking import Sentence
 from rag.corpus import find_links
+from rag.safety import safe_url
 
 _ASCII_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 _PARAGRAPH_BREAK = re.compile(r"\s*\n\s*\n\s*")
 _WHITESPACE = re.compile(r"\s+")
 _LATEX_EMPHASIS = re.compile(r"\\(emph|textit|textbf)\{([^{}\s][^{}]*?(?<=\S))\}")  # \emph{term}
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]*)\]\((https?://[^\s()<>]+)\)")
-_SAFE_URL = re.compile(r"https?://[^\s<>]+")  # the <...> link form takes any such URL
 _CITATION = re.compile(r"\[(\d{1,3})\](?!\()")
+# Inline math as abstracts write it: SQA$^{I}$, $\pm 2$s, AUC${=}1.0$, PixArt-$\alpha$. Like Pandoc, the
+# opening $ is followed and the closing $ preceded by non-space, and the closing $ is not followed by a
+# digit, so prices ("$5 and $10") stay text. KaTeX renders math as math (no HTML, links need `trust`);
+# commands that could reach outside the formula are refused anyway.
+_MATH = re.compile(r"(?<![\\$])\$(?=[^\s$])[^$\n]{1,200}?(?<=[^\s\\$])\$(?![$\d])")
+_UNSAFE_TEX = re.compile(r"\\(?:href|url|includegraphics|html\w*)")
 _IMAGE_START = "!["
 _DISARMED_IMAGE_START = "&#33;["  # renders as "![" but cannot start an image
 _CITATION_LOOKAHEAD = 5  # "[123]" plus the character after it decides whether it is a citation
@@ -56,21 +63,24 @@ def _citation_link(match: re.Match[str], turn: int, numbers: Collection[int]) ->
     return f"[[{number}]](#{anchor(turn, number)})" if number in numbers else match.group(0)
 
 
-def stream_markdown(deltas: Iterable[str], turn: int, numbers: Collection[int]) -> Iterator[str]:
+def stream_markdown(deltas: Iterable[str], turn: int, numbers: Collection[int],
+                    renumber: Callable[[str], str] | None = None) -> Iterator[str]:
     """Convert streamed answer text to :func:`answer_markdown` piece by piece.
 
     A piece is released only up to a point where no citation or image marker can
     still be forming, so the concatenated output equals the converted whole text.
+    ``renumber`` rewrites the markers of each released piece first (whole markers only).
     """
+    convert = renumber or (lambda piece: piece)
     pending = ""
     for delta in deltas:
         pending += delta
         cut = _stable_end(pending)
         ready, pending = pending[:cut], pending[cut:]
         if ready:
-            yield answer_markdown(ready, turn, numbers)
+            yield answer_markdown(convert(ready), turn, numbers)
     if pending:
-        yield answer_markdown(pending, turn, numbers)
+        yield answer_markdown(convert(pending), turn, numbers)
 
 
 def _stable_end(text: str) -> int:
@@ -103,6 +113,19 @@ def abstract_markdown(text: str, highlights: Sequence[Sentence] = ()) -> str:
     return "".join(parts).strip()
 
 
+def excerpt_markdown(text: str, highlights: Sequence[Sentence]) -> str:
+    """Only the highlighted passages of ``text``, joined by ellipses where text was left out.
+
+    A cited abstract is collapsed to what the answer draws on; the full text sits in an expander.
+    """
+    spans = _merged_spans(text, highlights)
+    parts = [_highlighted(text[start:end]).strip() for start, end in spans]
+    gaps = [bool(text[: spans[0][0]].strip())] if spans else []
+    gaps += [bool(text[end:].strip()) for _, end in spans[-1:]]
+    body = " … ".join(parts)
+    return f"{'… ' if gaps and gaps[0] else ''}{body}{' …' if len(gaps) > 1 and gaps[1] else ''}"
+
+
 def _merged_spans(text: str, sentences: Sequence[Sentence]) -> list[tuple[int, int]]:
     """Sentence spans in order, overlapping or whitespace-separated ones joined."""
     spans: list[tuple[int, int]] = []
@@ -133,12 +156,32 @@ def _highlighted(text: str) -> str:
 
 def link(label: str, url: str) -> str:
     """A Markdown link to an http(s) URL; anything else (``javascript:``...) stays plain text."""
-    if not _SAFE_URL.fullmatch(url):
+    safe = safe_url(url)
+    if safe is None or any(c in safe for c in "<>"):  # the <...> link form cannot hold < or >
         return escape(label)
-    return f"[{escape(label or url)}](<{url}>)"
+    return f"[{escape(label or safe)}](<{safe}>)"
+
+
+def inline_markdown(text: str) -> str:
+    """One line of corpus text (a label, a title) as literal Markdown, its ``$math$`` rendered."""
+    return _inline(_WHITESPACE.sub(" ", text).strip())
 
 
 def _inline(text: str) -> str:
+    """Escaped text in which inline math spans pass through intact for Streamlit's KaTeX."""
+    parts: list[str] = []
+    position = 0
+    for match in _MATH.finditer(text):
+        if _UNSAFE_TEX.search(match.group(0)):
+            continue  # stays escaped, shown as typed
+        parts.append(_emphasised(text[position : match.start()]))
+        parts.append(match.group(0))
+        position = match.end()
+    parts.append(_emphasised(text[position:]))
+    return "".join(parts)
+
+
+def _emphasised(text: str) -> str:
     """Escaped text with LaTeX emphasis shown as emphasis and http(s) links kept clickable."""
     parts: list[str] = []
     position = 0

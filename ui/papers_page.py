@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from rag.corpus import Paper
+from rag.paper_search import search_papers
 
 from . import chat_page, service, state
-from .markup import abstract_markdown, escape, link
+from .markup import abstract_markdown, inline_markdown, link
 
 
 def page() -> StreamlitPage:
@@ -30,24 +29,14 @@ def render() -> None:
         _paper_card(paper)
 
 
-def search_papers(papers: Sequence[Paper], query: str) -> list[Paper]:
-    """Papers whose id, label, title or abstract contain every word of ``query`` (any case)."""
-    words = query.lower().split()
-    return [p for p in papers if all(w in _haystack(p) for w in words)]
-
-
-def _haystack(paper: Paper) -> str:
-    return " ".join([paper.id, paper.label, paper.title or "", paper.text]).lower()
-
-
 def _paper_card(paper: Paper) -> None:
     with st.container(border=True):
-        st.subheader(escape(f"{paper.label} ({paper.id})"), anchor=False)
+        st.subheader(inline_markdown(f"{paper.label} ({paper.id})"), anchor=False)
         if paper.title:
-            st.caption(escape(paper.title))
+            st.caption(inline_markdown(paper.title))
         st.markdown(abstract_markdown(paper.text))
         if paper.url:
             st.markdown(link("paper page", paper.url))
         if st.button("Ask about this paper", key=f"ask-{paper.id}", icon=":material/forum:"):
-            state.set_paper_filter([paper.id])
+            state.start_chat_about([paper.id])  # a new chat: the filter banner is the first thing shown
             st.switch_page(chat_page.page())

@@ -12,6 +12,12 @@ from . import service, state
 from .export import conversation_markdown
 from .markup import escape
 
+# Streamlit cuts multiselect chips and button labels with an ellipsis, mid-word; let them wrap instead.
+WRAP_LABELS_CSS = """<style>
+[data-baseweb="tag"] { height: auto; max-width: 100%; }
+[data-baseweb="tag"] span { white-space: normal; overflow: visible; text-overflow: clip; }
+.stButton button p { white-space: normal; }
+</style>"""
 MAX_SOURCES_CHOICE = 10
 MAX_TOKENS_CHOICE = (100, 2000)
 NO_MODEL_HELP = "Only used by a language model; set RAG_LLM_BASE_URL to configure one."
@@ -19,6 +25,7 @@ NO_MODEL_HELP = "Only used by a language model; set RAG_LLM_BASE_URL to configur
 
 def render(assistant: Assistant) -> DeltaGenerator:
     """Draw the sidebar; return the slot that :func:`fill_export` fills after the answer."""
+    st.html(WRAP_LABELS_CSS)
     with st.sidebar:
         _corpus_summary(assistant)
         _paper_filter(assistant)
@@ -29,13 +36,24 @@ def render(assistant: Assistant) -> DeltaGenerator:
 
 
 def fill_export(slot: DeltaGenerator) -> None:
-    """The download button, drawn last so that it includes the answer of this run."""
+    """The download button and a preview of the file, drawn last so that they include this run's answer."""
     turns = state.turns()
-    slot.download_button(
-        "Export conversation (Markdown)", data=conversation_markdown(turns), file_name="conversation.md",
-        mime="text/markdown", icon=":material/download:", disabled=not turns, on_click="ignore",
-        width="stretch",
-    )
+    document = conversation_markdown(turns)
+    with slot.container():
+        st.download_button(
+            "Export conversation (Markdown)", data=document, file_name="conversation.md",
+            mime="text/markdown", icon=":material/download:", disabled=not turns, on_click="ignore",
+            width="stretch",
+        )
+        if st.button("Preview the export", icon=":material/preview:", disabled=not turns, width="stretch"):
+            _preview(document)
+
+
+@st.dialog("Export preview", width="large")
+def _preview(document: str) -> None:
+    """The file as it will be saved: Markdown source, not rendered (quoted abstracts stay inert)."""
+    st.caption("Only the references each answer cites, with the sentences it draws on.")
+    st.code(document, language="markdown", wrap_lines=True)
 
 
 def mode_summary(assistant: Assistant, model: str = "") -> str:
@@ -59,15 +77,15 @@ def _corpus_summary(assistant: Assistant) -> None:
         st.button("Retry", icon=":material/refresh:", key="retry-store")
         return
     papers, chunks = st.columns(2)
-    papers.metric("Papers", stats["papers"])
-    chunks.metric("Chunks", stats["chunks"])
+    papers.metric("Papers", len(assistant.papers))
+    chunks.metric("Chunks", str(stats["chunks"]))
     st.caption(f"Embedding model: {escape(str(stats['embedding_model']))}  \n"
                f"Store: {escape(str(stats['store']))}  \n"
                f"Answers: {mode_summary(assistant, st.session_state[state.LLM_MODEL])}")
 
 
 def _paper_filter(assistant: Assistant) -> None:
-    labels = {p.id: f"{p.id} — {p.label}" for p in assistant.papers}
+    labels = {p.id: f"{p.label} ({p.id})" for p in assistant.papers}
     known = [pid for pid in state.paper_filter() if pid in labels]
     state.set_paper_filter(known)  # drop ids of papers no longer in the corpus
     st.multiselect("Ask only about these papers", options=list(labels), format_func=labels.__getitem__,

@@ -17,6 +17,7 @@ from rag.config import Settings
 from rag.generation import Message
 
 TURNS = "turns"
+CONVERSATION = "conversation"  # increases on "New chat": an answer of an older conversation is not kept
 PENDING = "pending_question"
 PAPER_FILTER = "paper_filter"
 TOP_K = "top_k"
@@ -38,6 +39,7 @@ def init(settings: Settings) -> None:
     """Fill in defaults (from the server's settings) for anything this session has not set."""
     defaults: dict[str, Any] = {
         TURNS: [],
+        CONVERSATION: 0,
         PAPER_FILTER: [],
         TOP_K: settings.top_k,
         MAX_TOKENS: settings.max_answer_tokens,
@@ -63,13 +65,29 @@ def turns() -> list[Turn]:
     return st.session_state[TURNS]
 
 
-def add_turn(turn: Turn) -> None:
+def conversation() -> int:
+    """Which conversation this session is in; an answer started in an earlier one is dropped."""
+    return int(st.session_state.get(CONVERSATION, 0))
+
+
+def add_turn(turn: Turn, started_in: int | None = None) -> None:
+    """Append ``turn``, unless "New chat" was pressed while it was being answered."""
+    if started_in is not None and started_in != conversation():
+        return
     st.session_state[TURNS] = [*turns(), turn]
 
 
 def clear_conversation() -> None:
+    """Forget every turn (so the next question is never a follow-up) and any queued question."""
     st.session_state[TURNS] = []
+    st.session_state[CONVERSATION] = conversation() + 1
     st.session_state.pop(PENDING, None)
+
+
+def start_chat_about(paper_ids: list[str]) -> None:
+    """A new conversation asking only ``paper_ids`` (the Papers page's "Ask about this paper")."""
+    clear_conversation()
+    set_paper_filter(paper_ids)
 
 
 def history() -> list[Message]:

@@ -1,0 +1,35 @@
+"""How scores and counts are shown to people: one home for the CLI and the UI.
+
+Kept free of heavy imports so ``rag papers`` and ``rag --help`` stay fast.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class Scored(Protocol):
+    """What :func:`relevance` reads from a source (``rag.retrieval.Source``)."""
+
+    score: float
+
+
+def relevance(source: Scored, lexical_weight: float) -> float:
+    """The fused retrieval score on 0-1.
+
+    The score is cosine similarity (at most 1) plus ``lexical_weight`` times a
+    BM25 score normalised to at most 1 (``rag.retrieval``), so it can exceed 1;
+    dividing by its maximum, ``1 + lexical_weight``, and clipping negatives
+    (unrelated text) gives a number a reader can compare across answers.
+    """
+    return min(1.0, max(0.0, source.score / (1.0 + max(0.0, lexical_weight))))
+
+
+def unit_score(value: float) -> str:
+    """A 0-1 score with two decimals, never ``-0.00``: a negative similarity means unrelated, shown as 0."""
+    return f"{min(1.0, max(0.0, value)):.2f}"
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 source``, ``5 sources``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

@@ -1,0 +1,1 @@
+"""The shipped seed corpus, as package data: the wheel installs this folder as ``rag.seed_corpus``."""
