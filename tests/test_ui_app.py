@@ -27,8 +27,8 @@ if str(ROOT) not in sys.path:
 from rag.assistant import Answer, Assistant  # noqa: E402
 from rag.chunking import split_sentences  # noqa: E402
 from rag.corpus import make_paper  # noqa: E402
-from rag.extractive import Evidence  # noqa: E402
 from rag.retrieval import Source  # noqa: E402
+from rag.types import Evidence  # noqa: E402
 from ui.evidence import supporting_sentences  # noqa: E402
 from ui.export import conversation_markdown  # noqa: E402
 from ui.markup import abstract_markdown, answer_markdown, escape, stream_markdown  # noqa: E402
