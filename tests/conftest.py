@@ -187,3 +187,26 @@ def cli_data_dir(tmp_path_factory: pytest.TempPathFactory,
     first = rag_cli("-q", "ingest", data_dir=data_dir)
     assert first.returncode == 0, f"rag ingest failed:\n{first.stdout}\n{first.stderr}"
     return data_dir, first
+
+
+MINI_CORPUS = DATA_DIR / "mini_corpus.jsonl"
+
+
+@pytest.fixture(scope="session")
+def mini_assistant(seed_embedder: Any, make_settings: Callable[..., Any],
+                   tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Extractive Assistant over the seven hand-written abstracts of tests/data/mini_corpus.jsonl (m1..m7).
+
+    Real embedded Chroma in a tmp data dir; the embedding model is the session's one.
+    """
+    from rag.assistant import Assistant
+    from rag.corpus import load_corpus
+    from rag.indexing import ingest
+    from rag.lexical import LexicalIndex
+    from rag.store import VectorStore
+
+    data_dir = tmp_path_factory.mktemp("mini_assistant")
+    papers = load_corpus(MINI_CORPUS)
+    store = VectorStore.open(data_dir, "mini")
+    ingest(papers, store, seed_embedder, 200, 1, progress=False)
+    return Assistant(make_settings(data_dir=data_dir), papers, seed_embedder, store, LexicalIndex.build(papers))

@@ -28,8 +28,8 @@ from rag.assistant import Answer, Assistant  # noqa: E402
 from rag.chunking import split_sentences  # noqa: E402
 from rag.corpus import make_paper  # noqa: E402
 from rag.display import plural, relevance, unit_score  # noqa: E402
-from rag.extractive import Evidence  # noqa: E402
 from rag.retrieval import Source  # noqa: E402
+from rag.types import Evidence  # noqa: E402
 from ui.evidence import supporting_sentences  # noqa: E402
 from ui.export import conversation_markdown  # noqa: E402
 from ui.markup import (  # noqa: E402
