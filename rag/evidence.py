@@ -296,6 +296,8 @@ def specific_terms(question: str, terms: Sequence[str], acronyms: Acronyms, know
     starts = {m.group(1) for m in _SENTENCE_START.finditer(question)}
     out = []
     for term in terms:
+        if "-" in term.strip("-") and not specific_terms(question, term.split("-"), acronyms, known):
+            continue  # "GNN-style": specific only through a part that is
         if term.lower() in METADATA_WORDS or any(c.isdigit() or c == "&" for c in term) or any(c.isupper() for c in term[1:]):
             short = term.isupper() and len(term.rstrip("s")) <= 3
             if not short or term.lower().rstrip("s") in acronyms.long_of or stem(term) in known:
@@ -327,9 +329,10 @@ _SEPARATOR = re.compile(r",|;|\band\b|\bor\b")
 
 
 def has_expected(expects: str, count: int | None, count_noun: str, text: str) -> bool:
-    """Does the text hold the kind of content asked for: a figure, N listed items, a winner?"""
+    """Does the text hold the kind of content asked for: a figure (of the counted thing), N listed items, a winner?"""
     if expects == "figure":
-        return bool(_FIGURE.search(text))
+        head = count_noun.split()[-1] if count_noun.split() else ""
+        return bool(_FIGURE.search(text)) and (not head or bool(term_stems([head]) & term_stems(words(text))))
     if expects == "enumeration" and count:
         return _enumerates(text, count, count_noun)
     if expects == "winner":

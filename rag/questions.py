@@ -78,6 +78,9 @@ _COUNT_LIST = re.compile(
     r"(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+((?:[\w-]+\s+){0,2}[\w-]+)",
     re.IGNORECASE,
 )
+_HOW_MANY = re.compile(r"\b(?:how\s+many|what\s+number\s+of|number\s+of)\s+((?:[\w&+.-]+\s*){1,4})", re.IGNORECASE)
+_REFERENCE = re.compile(r"\b(?:they|them|their|it|its|this|that|these|those|the\s+(?:paper|method|model|authors|work))\b",
+                        re.IGNORECASE)
 _WINNER = re.compile(r"\b(?:which|what|who)\b.*\b(?:best|worst|highest|lowest|strongest|weakest|fastest|top"
                      r"|(?:most|least)\s+(?:accurate|effective|efficient|successful|robust))\b",
                      re.IGNORECASE)
@@ -119,6 +122,7 @@ class QuestionPlan:
     count: int | None = None
     count_noun: str = ""
     followup: bool = False
+    refers: bool = False  # uses a pronoun or "the paper": a cue that it leans on the conversation
     clauses: list[str] = field(default_factory=list)
     set_phrase: str = ""  # "the vision papers" -> "vision": the set a question asks something of
 
@@ -147,13 +151,14 @@ def plan_question(question: str, papers: Sequence[Paper], history: Sequence[Mess
     described = described_parts(question, named, papers)
     terms = content_terms(question, drop=labels)
     count, noun = listed_count(question)
+    noun = noun or counted_noun(question)
     plan = QuestionPlan(
         question=question, kind="fact", query=question, terms=terms, targets=named, described=described,
         set_valued=bool(_SET_VALUED.search(question)) and not named,
         negated=bool(_NEGATED.search(question)), alternatives=alternatives(question, labels),
         carried=conversation_papers(history, papers) if history and not named else [],
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
-        clauses=clauses(question),
+        clauses=clauses(question), refers=bool(_REFERENCE.search(question)),
     )
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
     if plan.set_phrase:
@@ -269,20 +274,32 @@ def clauses(question: str) -> list[str]:
     return [p for p in parts if len(p.split()) >= 3] if len(parts) > 1 else []
 
 
+def counted_noun(question: str) -> str:
+    """What a "how many" question counts: "How many failed trajectories does X contain?" -> "failed trajectories"."""
+    match = _HOW_MANY.search(question)
+    return _noun_phrase(match.group(1).split()) if match else ""
+
+
+def _noun_phrase(tokens: Sequence[str]) -> str:
+    """Words up to the first stopword or form word, without a trailing name ("regimes V33DA uses" -> "regimes")."""
+    noun: list[str] = []
+    for token in tokens:
+        if token.lower() in STOPWORDS or token.lower() in FORM_WORDS:
+            break
+        noun.append(token)
+    while noun and any(c.isupper() or c.isdigit() for c in noun[-1]):
+        noun.pop()  # a name after the noun is its owner, not the noun
+    return " ".join(noun)
+
+
 def listed_count(question: str) -> tuple[int | None, str]:
     """"Which three evaluation regimes ..." -> (3, "evaluation regimes ...")."""
     match = _COUNT_LIST.search(question)
     if not match:
         return None, ""
     word = match.group(1).lower()
-    noun: list[str] = []
-    for token in match.group(2).split():  # "signals does the" -> "signals"; "regimes V33DA uses" -> "regimes"
-        if token.lower() in STOPWORDS or token.lower() in FORM_WORDS:
-            break
-        noun.append(token)
-    while noun and any(c.isupper() or c.isdigit() for c in noun[-1]):
-        noun.pop()  # a name after the noun is its owner, not the noun
-    return (_NUMBER_WORDS.index(word) + 2 if word in _NUMBER_WORDS else int(word)), " ".join(noun)
+    number = _NUMBER_WORDS.index(word) + 2 if word in _NUMBER_WORDS else int(word)
+    return number, _noun_phrase(match.group(2).split())
 
 
 # --- the conversation ---------------------------------------------------------------
