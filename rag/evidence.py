@@ -72,11 +72,13 @@ FORM_WORDS = frozenset(
     "depend depends depending rely relies achieve achieves achieved perform performs performed "
     "affect affects influence influences handle handles obtain obtains get gets make makes "
     "deal dealing described call calls called establish establishes established build built included well "
-    "new novel".split()
+    "new novel investigate investigates examine examines explore explores mainly primarily mostly "
+    "specifically".split()
 )
 # Of the form words, those that still carry meaning once a specific paper is the target
 # ("What method does DaTMe propose?") are dropped only for choosing the answer's kind.
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&+\-.']*[A-Za-z0-9+]|[A-Za-z0-9]")
+_REVERSED_DEFINITION = re.compile(r"\b([A-Z][A-Za-z0-9-]*[A-Z0-9]s?)\s*\(\s*((?:[A-Za-z][\w-]*\s+){1,7}[A-Za-z][\w-]*)\s*\)")
 _CONTRACTION = re.compile(r"'(?:s|re|ve|ll|d|m|t)$|n't$", re.IGNORECASE)
 _DEFINITION = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,7}?[A-Za-z][\w-]*)\s*\(\s*([A-Z][A-Za-z0-9-]*[A-Z0-9]s?)\s*\)")
 
@@ -129,8 +131,10 @@ class Acronyms:
         self.long_of: dict[str, str] = {}
         self._written: dict[str, str] = {}  # the acronym as the abstracts write it ("DGP", "cfDNA")
         for paper in papers:
-            for match in _DEFINITION.finditer(paper.text):
-                short, long = _definition(match.group(1), match.group(2))
+            pairs = [(m.group(1), m.group(2)) for m in _DEFINITION.finditer(paper.text)]
+            pairs += [(m.group(2), m.group(1)) for m in _REVERSED_DEFINITION.finditer(paper.text)]  # "DGP (Dynamic ...)"
+            for phrase, acronym in pairs:
+                short, long = _definition(phrase, acronym)
                 if short and long:
                     self.long_of.setdefault(short.lower(), long)
                     self._written.setdefault(short.lower(), short)

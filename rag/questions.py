@@ -49,7 +49,7 @@ _NEGATED = re.compile(
 )
 _SET_PHRASE = re.compile(rf"\b(?:the|these|those|all)\s+((?:[\w&+-]+\s+){{0,3}}?[\w&+-]+)\s+{_SET_NOUN}\b",
                          re.IGNORECASE)
-_ALTERNATIVE = re.compile(r",?\s+(?:or|including|such\s+as|e\.g\.,?|i\.e\.,?|especially)\s+|\s*\(|,\s+", re.IGNORECASE)
+_ALTERNATIVE = re.compile(r",?\s+(?:or|including|such\s+as|e\.g\.,?|i\.e\.,?|especially)\s+|\s*\(", re.IGNORECASE)
 _ON = r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b)[\w&+.'-]+\s*){1,6}))?"
 _DESCRIBED = re.compile(
     rf"(?i:\bthe\s+((?:[\w&+.'-]+\s+){{0,6}}?[\w&+.'-]+)\s+(?:paper|abstract|article|study|work)\b){_ON}"
@@ -75,7 +75,7 @@ _FIGURE = re.compile(
 )
 _COUNT_LIST = re.compile(
     r"\b(?:which|what|name)\s+(?:are\s+)?(?:the\s+)?(?:names\s+of\s+(?:the\s+)?)?"
-    r"(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+((?:[\w-]+\s+){0,2}[\w-]+)",
+    r"(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+((?:[\w-]+\s+){0,4}[\w-]+)",
     re.IGNORECASE,
 )
 _HOW_MANY = re.compile(r"\b(?:how\s+many|what\s+number\s+of|number\s+of)\s+((?:[\w&+.-]+\s*){1,4})", re.IGNORECASE)
@@ -122,6 +122,7 @@ class QuestionPlan:
     count: int | None = None
     count_noun: str = ""
     followup: bool = False
+    mentions: int = 0  # distinct names in the question (one name may fit several papers)
     refers: bool = False  # uses a pronoun or "the paper": a cue that it leans on the conversation
     clauses: list[str] = field(default_factory=list)
     set_phrase: str = ""  # "the vision papers" -> "vision": the set a question asks something of
@@ -146,7 +147,8 @@ def plan_question(question: str, papers: Sequence[Paper], history: Sequence[Mess
 
     With the corpus's ``acronyms``, a label spelled out ("Dynamic Gated Pathways" for DGP) names its paper too.
     """
-    named = link_names(acronyms.shorten(question) if acronyms else question, papers)
+    linked = _linked(acronyms.shorten(question) if acronyms else question, papers)
+    named = sorted(linked, key=lambda pid: linked[pid])
     labels = [p.label for p in papers if p.id in named] + [t for t in name_tokens(question)]
     described = described_parts(question, named, papers)
     terms = content_terms(question, drop=labels)
@@ -155,10 +157,10 @@ def plan_question(question: str, papers: Sequence[Paper], history: Sequence[Mess
     plan = QuestionPlan(
         question=question, kind="fact", query=question, terms=terms, targets=named, described=described,
         set_valued=bool(_SET_VALUED.search(question)) and not named,
-        negated=bool(_NEGATED.search(question)), alternatives=alternatives(question, labels),
+        negated=bool(_NEGATED.search(question)), alternatives=alternatives((clauses(question) or [question])[0], labels),
         carried=conversation_papers(history, papers) if history and not named else [],
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
-        clauses=clauses(question), refers=bool(_REFERENCE.search(question)),
+        clauses=clauses(question), refers=bool(_REFERENCE.search(question)), mentions=len(set(linked.values())),
     )
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
     if plan.set_phrase:
@@ -179,7 +181,7 @@ def set_phrase(question: str) -> str:
 def suggested_kind(plan: QuestionPlan) -> Kind:
     """The answer shape the wording suggests; the assistant may change it from evidence."""
     pointed = len(plan.targets) + len(plan.described)
-    if pointed >= 2:
+    if plan.mentions + len(plan.described) >= 2:
         return "compare"
     if pointed == 1 and not _subject_terms(plan) and plan.expects == "any":
         return "summary"
@@ -218,6 +220,12 @@ def _is_coined(token: str) -> bool:
 
 def link_names(question: str, papers: Sequence[Paper]) -> list[str]:
     """Papers the question names, in the order it names them: by label, or by a coined name in few abstracts."""
+    linked = _linked(question, papers)
+    return sorted(linked, key=lambda pid: linked[pid])
+
+
+def _linked(question: str, papers: Sequence[Paper]) -> dict[str, int]:
+    """Each named paper and where in the question its name stands (one name may fit several papers)."""
     by_label = {p.id: question.find(p.label) for p in papers if len(p.label) >= 3 and p.label in question
                 and re.search(rf"(?<![\w-]){re.escape(p.label)}(?![\w-])", question) and _is_name(p.label)}
     linked = by_label if len(by_label) <= MAX_NAME_PAPERS else {}
@@ -226,7 +234,7 @@ def link_names(question: str, papers: Sequence[Paper]) -> list[str]:
         if 0 < len(holders) <= MAX_NAME_PAPERS:
             for pid in holders:
                 linked.setdefault(pid, question.find(token))
-    return sorted(linked, key=lambda pid: linked[pid])
+    return linked
 
 
 def _is_name(label: str) -> bool:
@@ -246,6 +254,8 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     parts = []
     for match in _DESCRIBED.finditer(question):
         phrase = " ".join(g for g in match.groups() if g).strip(" ,?.")
+        if re.search(r"n't|\bnot\b", match.group(0), re.IGNORECASE):
+            continue  # "the paper that isn't about X" excludes, it does not describe
         if not content_terms(phrase) or all(w.lower() in _REFERENCE_WORDS for w in phrase.split()):
             continue  # "the paper", "the second paper": a pointer, not a description
         if any(by_id[pid].label.lower() in phrase.lower() for pid in named):
@@ -277,16 +287,22 @@ def clauses(question: str) -> list[str]:
 def counted_noun(question: str) -> str:
     """What a "how many" question counts: "How many failed trajectories does X contain?" -> "failed trajectories"."""
     match = _HOW_MANY.search(question)
-    return _noun_phrase(match.group(1).split()) if match else ""
+    return _noun_phrase(match.group(1).split(), plural=True) if match else ""
 
 
-def _noun_phrase(tokens: Sequence[str]) -> str:
-    """Words up to the first stopword or form word, without a trailing name ("regimes V33DA uses" -> "regimes")."""
+def _noun_phrase(tokens: Sequence[str], plural: bool = False) -> str:
+    """Words up to the first stopword or form word, without a trailing name ("regimes V33DA uses" -> "regimes").
+
+    With ``plural`` (a count of two or more), the phrase ends at its first plural noun:
+    "signals go into it" -> "signals", "multi-agent reinforcement learning environments were" -> "... environments".
+    """
     noun: list[str] = []
     for token in tokens:
         if token.lower() in STOPWORDS or token.lower() in FORM_WORDS:
             break
         noun.append(token)
+        if plural and len(token) > 3 and token.lower().endswith("s") and not token.lower().endswith("ss"):
+            break
     while noun and any(c.isupper() or c.isdigit() for c in noun[-1]):
         noun.pop()  # a name after the noun is its owner, not the noun
     return " ".join(noun)
@@ -299,7 +315,7 @@ def listed_count(question: str) -> tuple[int | None, str]:
         return None, ""
     word = match.group(1).lower()
     number = _NUMBER_WORDS.index(word) + 2 if word in _NUMBER_WORDS else int(word)
-    return number, _noun_phrase(match.group(2).split())
+    return number, _noun_phrase(match.group(2).split(), plural=number >= 2)
 
 
 # --- the conversation ---------------------------------------------------------------

@@ -166,8 +166,6 @@ def test_a_figure_the_abstract_does_not_give_is_not_stated(mini, question, paper
         assert quoted(sentence) in paper_text(mini, paper_id)
 
 
-@pytest.mark.xfail(strict=True, reason="engine v2: any figure in a relevant sentence (240 frames per second) "
-                                       "answers a 'how many parameters' question; not refused")
 def test_an_unrelated_figure_does_not_answer_a_number_question(mini) -> None:
     """GlowNet's abstract gives a frame rate and an error, never a parameter count.
 
@@ -312,9 +310,7 @@ def test_list_gives_one_cited_sentence_per_paper(mini) -> None:
 @pytest.mark.parametrize("question", [
     "Which papers study quantum error correction?",
     "Are there papers on stock markets or finance?",
-    pytest.param("Which papers in the corpus study protein folding in yeast?", marks=pytest.mark.xfail(
-        strict=True, reason="engine v2: no paper is about protein folding, yet the answer quotes LoomQA and "
-                            "MoleGraph sentences as a fact answer instead of refusing")),
+    "Which papers in the corpus study protein folding in yeast?",
 ])
 def test_list_with_no_matching_paper_says_so(mini, question) -> None:
     answer = mini.answer(question)
@@ -326,8 +322,6 @@ def test_list_with_no_matching_paper_says_so(mini, question) -> None:
 # --------------------------------------------------------------------------- follow-ups
 
 
-@pytest.mark.xfail(strict=True, reason="engine v2: 'they' after a RiverSense answer is judged standalone (the question "
-                                       "retrieves MoleGraph confidently), so MoleGraph is quoted instead of RiverSense")
 def test_follow_up_pronoun_question_stays_with_the_paper_of_the_conversation(mini) -> None:
     # Three abstracts use a graph neural network; "they" is RiverSense, named in the last answer.
     history = [Message("user", "Which of these would a water agency care about most?"),
@@ -340,8 +334,6 @@ def test_follow_up_pronoun_question_stays_with_the_paper_of_the_conversation(min
     assert_citations_valid(answer)
 
 
-@pytest.mark.xfail(strict=True, reason="engine v2: (m2) is carried, but the follow-up decision finds the question "
-                                       "standalone and quotes MoleGraph (m5)")
 def test_follow_up_carries_a_paper_cited_by_id_only(mini) -> None:
     """The last answer refers to the paper by its corpus id only.
 
@@ -386,9 +378,7 @@ def test_follow_up_by_position_answers_from_that_paper(mini, question, paper_id)
 
 @pytest.mark.parametrize("question", [
     "How many frames per second can GlowNet process?",
-    pytest.param("How do GlowNet and TideFormer differ?", marks=pytest.mark.xfail(
-        strict=True, reason="engine v2: the comparison's closing line ('The abstracts share no distinctive term. "
-                            "Only GlowNet: ...') cites nothing and is reported as an unsupported sentence")),
+    "How do GlowNet and TideFormer differ?",
     "Which papers use graph neural networks?",
     "What are the three benchmarks TideFormer is tested on?",
 ])
@@ -544,8 +534,6 @@ def test_llm_rewrites_a_follow_up_into_the_search_query(mini_llm, openai_server)
     assert plan.question == REWRITE_QUESTION  # the question itself is kept for quoting
 
 
-@pytest.mark.xfail(strict=True, reason="engine v2: Gatherer._pointed overwrites the LLM-rewritten query with the "
-                                       "deterministic one (previous question + question) once it decides 'follow-up'")
 def test_llm_rewrite_drives_retrieval_of_a_full_answer(mini_llm, openai_server) -> None:
     assistant = mini_llm("rewrite")
     before = len(openai_server.requests())

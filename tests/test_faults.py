@@ -476,7 +476,6 @@ def test_a_huge_abstract_is_cut_with_a_warning_and_answers_stay_small(tmp_path) 
 # --------------------------------------------------------------------------- 9. poisoned document
 
 
-@pytest.mark.xfail(strict=True, reason="answer engine: issue 7")
 def test_a_planted_abstract_stuffed_with_the_question_words_does_not_hide_the_figure(make_settings,
                                                                                        tmp_path) -> None:
     planted = {"id": "planted", "title": "Who&When Pro failed trajectories",
