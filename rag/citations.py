@@ -196,7 +196,7 @@ def score_support(text: str, evidence_by_source: Mapping[int, tuple[Sequence[str
         return []
     vectors = embed([c for c, _ in claims])
     results = []
-    for (claim, numbers), vector in zip(claims, vectors):
+    for (claim, numbers), vector in zip(claims, vectors, strict=True):
         per_source = {n: _source_support(claim, vector, *evidence_by_source[n], coverage)
                       for n in numbers if n in evidence_by_source}
         for n in per_source:
@@ -219,6 +219,6 @@ def _source_support(claim: str, vector: np.ndarray, sentences: Sequence[str], ve
     wanted = content_stems(claim, compounds=False)
     similarities = vectors @ vector
     best = 0.0
-    for sentence, similarity in zip(sentences, similarities):
+    for sentence, similarity in zip(sentences, similarities, strict=True):
         best = max(best, 0.5 * float(similarity) + 0.5 * coverage(wanted, content_stems(sentence)))
     return min(1.0, best)
