@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .chunking import split_sentences
 from .lexical import content_stems
 from .types import CITATION
 
@@ -140,7 +141,6 @@ _ABOUT_THE_SOURCES = re.compile(
     r"\b(?:abstracts?|sources?|corpus|papers?)\b[^.]*\b(?:don't|do not|doesn't|does not|cannot|can't)\b", re.IGNORECASE
 )
 _NOTE = re.compile(r"^\s*_[^_].*_\s*$")  # an italic line: the answer's own computed note, not a quote
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*\"(\[])|\n+")
 
 
 @dataclass
@@ -162,12 +162,14 @@ def answer_sentences(text: str) -> list[tuple[str, list[int]]]:
 
     Markdown scaffolding (headings, table headers and rules, label-only lines), lines that
     only introduce what follows ("3 papers match ...:") and italic notes the composer
-    computed itself ("_In common: ..._") are not claims.
+    computed itself ("_In common: ..._") are not claims. Each claim line is split with the
+    corpus' own sentence splitter, so an answer quoting an abstract cuts where the abstract does
+    ("e.g. BERT" and "+4.2" stay whole; "... trajectories [1]." ends at its period).
     """
     out = []
     claim_lines = [line for line in text.splitlines()
                    if cited_numbers(line) or not (_NOTE.match(line) or line.lstrip().startswith("|"))]
-    for piece in _SENTENCE_END.split("\n".join(claim_lines)):
+    for piece in (sentence.text for line in claim_lines for sentence in split_sentences(line)):
         numbers = cited_numbers(piece)
         if not numbers and (piece.rstrip().endswith(":") or _ABOUT_THE_SOURCES.search(piece)):
             continue  # a lead-in, or a statement about the sources ("the abstracts don't state ..."), not a claim
@@ -194,7 +196,7 @@ def score_support(text: str, evidence_by_source: Mapping[int, tuple[Sequence[str
         return []
     vectors = embed([c for c, _ in claims])
     results = []
-    for (claim, numbers), vector in zip(claims, vectors):
+    for (claim, numbers), vector in zip(claims, vectors, strict=True):
         per_source = {n: _source_support(claim, vector, *evidence_by_source[n], coverage)
                       for n in numbers if n in evidence_by_source}
         for n in per_source:
@@ -217,6 +219,6 @@ def _source_support(claim: str, vector: np.ndarray, sentences: Sequence[str], ve
     wanted = content_stems(claim, compounds=False)
     similarities = vectors @ vector
     best = 0.0
-    for sentence, similarity in zip(sentences, similarities):
+    for sentence, similarity in zip(sentences, similarities, strict=True):
         best = max(best, 0.5 * float(similarity) + 0.5 * coverage(wanted, content_stems(sentence)))
     return min(1.0, best)

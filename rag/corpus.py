@@ -37,6 +37,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .chunking import split_sentences
+
 
 class CorpusError(ValueError):
     """A corpus file could not be read; names the file and (when known) the line."""
@@ -148,7 +150,6 @@ def _trim_url(url: str) -> str:
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\{([^{}]*)\}")
 _MATH = re.compile(r"\$[^$]*\$")
 _PARENTHETICAL = re.compile(r"\s*\([^()]*\)")
-_FIRST_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 # A word of a name: starts with a capital or digit (CoCHI, V33DA, Who&When, LLaVA-1.5),
 # or is lower-case with a capital or digit inside (iGPT, word2vec).
@@ -255,7 +256,7 @@ def _studied_topic(text: str) -> str | None:
 
 def _first_sentence_topic(text: str) -> str:
     """The first multi-word noun phrase of the first sentence (its subject, usually)."""
-    sentence = _FIRST_SENTENCE_END.split(text.strip(), 1)[0]
+    sentence = next((s.text for s in split_sentences(text)), "")
     words = _PARENTHETICAL.sub("", _MATH.sub("", sentence)).split()
     phrases = list(_noun_phrases(words))
     phrase = next((p for p in phrases if " " in p), None) or next(iter(phrases), None)

@@ -504,6 +504,17 @@ def test_answer_sentences_strip_label_prefixes_and_markers() -> None:
     ]
 
 
+def test_answer_sentences_cut_where_the_corpus_splitter_does() -> None:
+    """Claims are split by ``rag.chunking.split_sentences``: an abbreviation or a decimal is no
+    sentence end (the old answer-only regex cut after "e.g." before a capital), "[1]." is."""
+    text = ("**DaTMe** (p12): Gains are large, e.g. SQA rises by +4.2 points and Fig. 3 shows 85.4% [1]. "
+            "Who&When Pro contains 12,326 failed trajectories [2].")
+    assert answer_sentences(text) == [
+        ("Gains are large, e.g. SQA rises by +4.2 points and Fig. 3 shows 85.4%.", [1]),
+        ("Who&When Pro contains 12,326 failed trajectories.", [2]),
+    ]
+
+
 def test_answer_sentences_keep_uncited_claims_but_not_statements_about_the_sources() -> None:
     """An uncited claim is kept (it scores 0); "the abstracts don't state ..." says what the
     sources lack, so it is no claim to support, and a lead-in ending in ":" is none either."""
