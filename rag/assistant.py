@@ -25,6 +25,7 @@ from .indexing import IngestReport, ingest, remember_corpus, resolve_corpus
 from .lexical import LexicalIndex, TermWeights
 from .questions import QuestionPlan, criterion_alternatives, exclusion_phrase, narrow_carried, plan_question
 from .retrieval import Mode, Retriever, Source
+from .sentence_index import SentenceIndex
 from .store import VectorStore
 
 AnswerMode = Literal["extractive", "llm", "fallback"]
@@ -137,6 +138,7 @@ class Assistant:
         self.store = store
         self.last_ingest = last_ingest
         self.sentences = extractive.SentenceBank(embedder, TermWeights(lexical))
+        self.sentence_index = SentenceIndex(settings.data_dir, embedder, self.by_id)
         self.retriever = Retriever(self.by_id, store, embedder, lexical, settings.candidates,
                                    settings.lexical_weight, settings.rerank, self._best_sentence_similarity)
         self.writer = (
@@ -155,7 +157,8 @@ class Assistant:
         store = VectorStore.open(settings.data_dir, settings.collection, settings.chroma_host, settings.chroma_port)
         # Remembered before embedding starts: an interrupted ingest resumes on the next run.
         remember_corpus(settings.data_dir, corpus)
-        report = ingest(papers, store, embedder, settings.chunk_tokens, settings.chunk_overlap_sentences, progress)
+        report = ingest(papers, store, embedder, settings.chunk_tokens, settings.chunk_overlap_sentences, progress,
+                        settings.data_dir)
         lexical = LexicalIndex.load_or_build(papers, settings.data_dir)
         return cls(settings, papers, embedder, store, lexical, report)
 

@@ -20,6 +20,7 @@ from tqdm import tqdm
 from .chunking import Chunk, chunk_paper
 from .corpus import Paper
 from .embedding import Embedder
+from .sentence_index import ingest_sentences
 from .store import VectorStore
 
 PAPERS_PER_WRITE = 64
@@ -35,12 +36,14 @@ class IngestReport:
     removed: int = 0
     unchanged: int = 0
     chunks_embedded: int = 0
+    sentences_embedded: int = 0
     seconds: float = 0.0
 
     def summary(self) -> str:
         return (
             f"{self.papers} papers: {self.added} added, {self.updated} updated, {self.removed} removed, "
-            f"{self.unchanged} unchanged; {self.chunks_embedded} chunks embedded in {self.seconds:.1f}s"
+            f"{self.unchanged} unchanged; {self.chunks_embedded} chunks embedded"
+            f"{f', {self.sentences_embedded} sentences' if self.sentences_embedded else ''} in {self.seconds:.1f}s"
         )
 
 
@@ -82,11 +85,13 @@ def plan(papers: Sequence[Paper], store: VectorStore, signature: str) -> tuple[l
 
 
 def ingest(papers: Sequence[Paper], store: VectorStore, embedder: Embedder, max_tokens: int,
-           overlap_sentences: int, progress: bool = True) -> IngestReport:
+           overlap_sentences: int, progress: bool = True, data_dir: Path | None = None) -> IngestReport:
     """Make the store hold exactly ``papers``; returns what changed.
 
     Chunks never exceed the model's own window, whatever ``max_tokens`` says:
-    the model would silently drop the rest.
+    the model would silently drop the rest. With ``data_dir``, every paper's
+    sentence vectors are stored there too (``sentence_index``), so answering
+    never encodes abstract sentences.
     """
     started = time.perf_counter()
     max_tokens = min(max_tokens, embedder.max_tokens)
@@ -100,6 +105,8 @@ def ingest(papers: Sequence[Paper], store: VectorStore, embedder: Embedder, max_
         report.chunks_embedded += _write_group(group, store, embedder, max_tokens, overlap_sentences, signature)
         bar.update(len(group))
     bar.close()
+    if data_dir is not None:
+        report.sentences_embedded = ingest_sentences(papers, data_dir, embedder, progress)
     report.seconds = time.perf_counter() - started
     return report
 
