@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -20,6 +20,7 @@ from .citations import SentenceSupport, StreamingCitationFilter, score_support
 from .config import SEED_CORPUS, Settings
 from .corpus import Paper, load_corpus
 from .embedding import Embedder
+from .filters import Filters, parse_filters, venue_counts
 from .generation import GenerationError, LLMWriter, Message, build_messages, rewrite_messages
 from .indexing import IngestReport, ingest, remember_corpus, resolve_corpus
 from .lexical import LexicalIndex, TermWeights
@@ -65,6 +66,7 @@ class Answer:
     evidence: list[extractive.Evidence] = field(default_factory=list)
     support: list[SentenceSupport] = field(default_factory=list)
     plan: QuestionPlan | None = None
+    filters: Filters | None = None
     timings: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -85,6 +87,7 @@ class Answer:
             "removed_citations": self.removed_citations,
             "question_kind": self.plan.kind if self.plan else None,
             "search_query": self.plan.query if self.plan else None,
+            "filters": asdict(self.filters) if self.filters else None,
             "unsupported_sentences": [s.sentence for s in self.support if not s.supported],
             "support": [{"sentence": s.sentence, "cited": s.cited, "score": round(s.score, 3)} for s in self.support],
             "sources": [
@@ -134,6 +137,7 @@ class Assistant:
         self.settings = settings
         self.papers = papers
         self.by_id = {p.id: p for p in papers}
+        self.venues = venue_counts(papers)
         self.embedder = embedder
         self.store = store
         self.last_ingest = last_ingest
@@ -167,24 +171,28 @@ class Assistant:
         return validate_question(question, self.settings.max_question_chars)
 
     def retrieve(self, question: str, paper_ids: Sequence[str] | None = None, top_k: int | None = None,
-                 mode: Mode | None = None) -> list[Source]:
+                 mode: Mode | None = None, filters: Filters | None = None) -> list[Source]:
         """Plain retrieval for a query, without question understanding (tests, diagnostics)."""
         return self.retriever.search(question, top_k or self.settings.top_k, paper_ids,
-                                     mode or self.settings.retriever)
+                                     mode or self.settings.retriever, filters)
 
     def ask(self, question: str, history: Sequence[Message] = (), paper_ids: Sequence[str] | None = None,
             top_k: int | None = None, use_llm: bool = True, temperature: float | None = None,
-            max_tokens: int | None = None, model: str | None = None) -> Response:
+            max_tokens: int | None = None, model: str | None = None, filters: Filters | None = None) -> Response:
         """Start answering; sources are retrieved now, the text streams from the Response.
 
         ``model`` asks the configured endpoint for another model than ``llm_model``.
+        ``filters`` (venue, year; from the UI or CLI) narrow whatever the question itself states.
         """
         question = self.validate(question)
         started = time.perf_counter()
         use_llm = self.writer is not None and use_llm
-        plan = self.plan(question, history, use_llm)
-        gathered = self.gather(plan, paper_ids, top_k or self.settings.top_k)
-        answer = Answer(question=question, text="", sources=gathered.sources, mode="extractive", plan=plan)
+        stated, unfiltered = parse_filters(question, self.venues)
+        plan = self.plan(unfiltered if stated else question, history, use_llm)
+        filters = stated.narrowed(filters)
+        gathered = self.gather(plan, paper_ids, top_k or self.settings.top_k, filters)
+        answer = Answer(question=question, text="", sources=gathered.sources, mode="extractive", plan=plan,
+                        filters=filters or None)
         answer.timings["retrieval"] = time.perf_counter() - started
         if use_llm:
             answer.mode, answer.model = "llm", (model or "").strip() or self.writer.model
@@ -213,17 +221,18 @@ class Assistant:
         rewritten = rewritten.strip().strip('"')
         return rewritten if 0 < len(rewritten) <= self.settings.max_question_chars else None
 
-    def gather(self, plan: QuestionPlan, paper_ids: Sequence[str] | None, k: int) -> Gathered:
+    def gather(self, plan: QuestionPlan, paper_ids: Sequence[str] | None, k: int,
+               filters: Filters | None = None) -> Gathered:
         """Sources for a plan: the papers it is about first, then the best of the rest."""
         mode = self.settings.retriever
         matches: list[extractive.Match] = []
         if plan.kind == "aggregate":
-            matches = self._aggregate_matches(plan, paper_ids)
+            matches = self._aggregate_matches(plan, paper_ids, filters)
             focus = [m.paper_id for m in matches][:MAX_LISTED]
             k = max(k, len(focus))
         else:
-            focus = self._focus(plan, paper_ids)
-        ranked = self.retriever.rank(plan.query, paper_ids=paper_ids, mode=mode)
+            focus = self._focus(plan, paper_ids, filters)
+        ranked = self.retriever.rank(plan.query, paper_ids=paper_ids, mode=mode, filters=filters)
         missing = [pid for pid in focus if pid not in {s.paper_id for s in ranked}]
         if missing:
             ranked += self.retriever.rank(plan.query, paper_ids=missing, mode="dense")
@@ -232,11 +241,12 @@ class Assistant:
         sources = [self.retriever.to_source(i + 1, s, plan.query) for i, s in enumerate(ordered[:max(k, len(focus))])]
         return Gathered(sources, [pid for pid in focus if pid in by_id], matches)
 
-    def _focus(self, plan: QuestionPlan, paper_ids: Sequence[str] | None) -> list[str]:
+    def _focus(self, plan: QuestionPlan, paper_ids: Sequence[str] | None,
+               filters: Filters | None = None) -> list[str]:
         """Papers the question is about: named, described ("the X paper") or carried over."""
         focus = list(plan.targets)
         for part in plan.parts:
-            best = self.retriever.rank(part, paper_ids=paper_ids)[:1]
+            best = self.retriever.rank(part, paper_ids=paper_ids, filters=filters)[:1]
             focus += [s.paper_id for s in best if s.paper_id not in focus]
         if not focus and plan.carried:
             focus = narrow_carried(plan.question, plan.carried)
@@ -248,11 +258,14 @@ class Assistant:
             focus = [pid for pid in focus if pid in paper_ids]
         return focus
 
-    def _aggregate_matches(self, plan: QuestionPlan, paper_ids: Sequence[str] | None) -> list[extractive.Match]:
-        """Score every paper of a small corpus, or a wide candidate pool of a large one."""
+    def _aggregate_matches(self, plan: QuestionPlan, paper_ids: Sequence[str] | None,
+                           filters: Filters | None = None) -> list[extractive.Match]:
+        """Score every paper of a small (or filtered-down) corpus, or a wide candidate pool of a large one."""
         pool = [self.by_id[pid] for pid in (paper_ids or [])] or self.papers
+        if filters:
+            pool = [p for p in pool if filters.matches(p)]
         if len(pool) > AGGREGATE_SCAN:
-            ranked = self.retriever.rank(plan.criterion, paper_ids=paper_ids, pool=AGGREGATE_POOL)
+            ranked = self.retriever.rank(plan.criterion, paper_ids=paper_ids, pool=AGGREGATE_POOL, filters=filters)
             pool = [self.by_id[s.paper_id] for s in ranked[:AGGREGATE_POOL]]
         return extractive.qualifying(criterion_alternatives(plan.criterion), pool, self.sentences)
 

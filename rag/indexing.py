@@ -20,6 +20,7 @@ from tqdm import tqdm
 from .chunking import Chunk, chunk_paper
 from .corpus import Paper
 from .embedding import Embedder
+from .filters import chunk_metadata
 from .sentence_index import ingest_sentences
 from .store import VectorStore
 
@@ -53,7 +54,14 @@ def stored_hash(paper: Paper, signature: str) -> str:
     Changing the model or the chunk size changes every tag, so the whole corpus is
     re-embedded instead of mixing two kinds of vectors in one collection.
     """
-    return f"{paper.content_hash}:{signature}"
+    return f"{paper.content_hash}{filter_tag(paper)}:{signature}"
+
+
+def filter_tag(paper: Paper) -> str:
+    """Venue and year as part of the stored hash: a paper whose venue or year changed is
+    rewritten, so its chunks' filter metadata in Chroma never goes stale."""
+    meta = chunk_metadata(paper)
+    return f"|{meta.get('venue', '')}|{meta.get('year', '')}" if meta else ""
 
 
 def index_signature(embedder: Embedder, max_tokens: int, overlap_sentences: int) -> str:
@@ -120,7 +128,8 @@ def _write_group(group: Sequence[Paper], store: VectorStore, embedder: Embedder,
         counts[paper.id] = len(paper_chunks)
         chunks.extend(paper_chunks)
     vectors = embedder.embed([c.text for c in chunks])
-    store.add_paper_chunks(chunks, vectors, {p.id: stored_hash(p, signature) for p in group}, counts)
+    store.add_paper_chunks(chunks, vectors, {p.id: stored_hash(p, signature) for p in group}, counts,
+                           {p.id: chunk_metadata(p) for p in group})
     return len(chunks)
 
 
