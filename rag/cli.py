@@ -15,7 +15,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .config import PROJECT_ROOT, Settings
+from .corpus import Paper
 from .evaluation import add_eval_parser, cmd_eval
+from .filters import (
+    FilterError,
+    Filters,
+    canonical_venues,
+    paper_venue,
+    paper_year,
+    parse_year_range,
+    venue_counts,
+)
 
 EPILOG = """\
 examples:
@@ -54,15 +64,18 @@ def build_parser() -> argparse.ArgumentParser:
                          description="Answer one question from the indexed abstracts and list the sources.")
     ask.add_argument("question")
     _add_answer_options(ask)
+    add_filter_options(ask)
     ask.add_argument("--json", action="store_true", help="print the answer, sources and timings as JSON")
 
     chat = sub.add_parser("chat", help="multi-turn chat in the terminal (Ctrl-D to leave)",
                           description="Chat in the terminal; follow-up questions see the conversation.")
     _add_answer_options(chat)
+    add_filter_options(chat)
 
     papers = sub.add_parser("papers", help="list the indexed papers with their ids and labels",
                             description="List every paper of the corpus: id, label and the start of its abstract.")
     papers.add_argument("--json", action="store_true", help="print full records as JSON")
+    add_filter_options(papers)
 
     ui = sub.add_parser("ui", help="start the Streamlit chat UI (builds the index first)",
                         description="Build or update the index, then serve the chat UI on 127.0.0.1.")
@@ -77,6 +90,22 @@ def _add_answer_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--papers", help="only consider these paper ids, comma-separated (e.g. p05,p07)")
     p.add_argument("--retriever", choices=["hybrid", "dense", "bm25"], help="retrieval method (default hybrid)")
     p.add_argument("--extractive", action="store_true", help="quote the abstracts even if an LLM is configured")
+
+
+def add_filter_options(p: argparse.ArgumentParser) -> None:
+    """--venue / --year, shared by ask, chat and papers."""
+    p.add_argument("--venue", action="append", metavar="NAME",
+                   help="only papers of this venue (repeatable; names as in the corpus, any case)")
+    p.add_argument("--year", metavar="YEARS", help="only papers of these years: 2022, 2019-2021, 2019- or -2021")
+
+
+def filters_from(args: argparse.Namespace, papers: Sequence[Paper]) -> Filters | None:
+    """The --venue/--year flags as Filters (venue names checked against the corpus); None without flags."""
+    if not args.venue and not args.year:
+        return None
+    venues = canonical_venues(args.venue or [], venue_counts(papers))
+    low, high = parse_year_range(args.year) if args.year else (None, None)
+    return Filters(venues, low, high)
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -96,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         return COMMANDS[args.command](args)
-    except (CorpusError, StoreError, EmbeddingError, QuestionError) as exc:
+    except (CorpusError, StoreError, EmbeddingError, QuestionError, FilterError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -133,7 +162,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     validate_question(args.question, settings_from(args).max_question_chars)  # before the slow start-up
     assistant = _open(args)
-    response = assistant.ask(args.question, paper_ids=_paper_filter(args), use_llm=not args.extractive)
+    response = assistant.ask(args.question, paper_ids=_paper_filter(args), use_llm=not args.extractive,
+                             filters=filters_from(args, assistant.papers))
     if args.json:
         print(json.dumps(response.result().to_dict(), indent=2, ensure_ascii=False))
         return 0
@@ -174,6 +204,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from .generation import Message
 
     assistant = _open(args)
+    filters = filters_from(args, assistant.papers)
     history: list[Message] = []
     print(f"{len(assistant.papers)} papers indexed. Ask a question (Ctrl-D to quit).")
     while True:
@@ -186,7 +217,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
             continue
         try:
             response = assistant.ask(question, history=history, paper_ids=_paper_filter(args),
-                                      use_llm=not args.extractive)
+                                      use_llm=not args.extractive, filters=filters)
         except QuestionError as exc:
             print(f"error: {exc}")
             continue
@@ -202,9 +233,14 @@ def cmd_papers(args: argparse.Namespace) -> int:
 
     settings = settings_from(args)
     papers = load_corpus(resolve_corpus(settings.corpus, settings.data_dir, SEED_CORPUS))
+    filters = filters_from(args, papers)
+    papers = [p for p in papers if filters.matches(p)] if filters else papers
+    if not papers:
+        print("no papers match these filters")
+        return 0
     if args.json:
         print(json.dumps([{"id": p.id, "label": p.label, "title": p.title, "url": p.url, "links": list(p.links),
-                           "abstract": p.text} for p in papers], indent=2, ensure_ascii=False))
+                           "venue": paper_venue(p), "year": paper_year(p), "abstract": p.text} for p in papers], indent=2, ensure_ascii=False))
         return 0
     width = max(len(p.id) for p in papers)
     for paper in papers:

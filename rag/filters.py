@@ -37,6 +37,10 @@ _GONE_RUN = re.compile(rf"{_GONE}(?:\s*(?:,|/|&|\band\b|\bor\b)\s*{_GONE})*")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([?.!,;:])")
 
 
+class FilterError(ValueError):
+    """A --venue or --year value the corpus can't satisfy; the message says what would."""
+
+
 @dataclass(frozen=True)
 class Filters:
     """Which papers a question may draw on: any of ``venues`` (empty: all), years within bounds."""
@@ -144,11 +148,11 @@ def parse_year_range(text: str) -> tuple[int | None, int | None]:
     """A CLI ``--year``: "2022", "2019-2021", "2019-" (from) or "-2021" (until)."""
     match = re.fullmatch(r"\s*(\d{4})?\s*(-)?\s*(\d{4})?\s*", text)
     if not match or not (match.group(1) or match.group(3)) or (match.group(3) and not match.group(2)):
-        raise ValueError(f"not a year or year range: {text!r} (use 2022, 2019-2021, 2019- or -2021)")
+        raise FilterError(f"not a year or year range: {text!r} (use 2022, 2019-2021, 2019- or -2021)")
     low = int(match.group(1)) if match.group(1) else None
     high = int(match.group(3)) if match.group(3) else (None if match.group(2) else low)
     if low is not None and high is not None and low > high:
-        raise ValueError(f"year range runs backwards: {text!r}")
+        raise FilterError(f"year range runs backwards: {text!r}")
     return low, high
 
 
@@ -157,7 +161,7 @@ def canonical_venues(names: Iterable[str], known_venues: Iterable[str]) -> tuple
     by_lower = {v.lower(): v for v in known_venues}
     unknown = [n for n in names if n.strip().lower() not in by_lower]
     if unknown:
-        raise ValueError(f"unknown venue(s): {', '.join(unknown)}; this corpus has: {', '.join(sorted(by_lower.values()))}")
+        raise FilterError(f"unknown venue(s): {', '.join(unknown)}; this corpus has: {', '.join(sorted(by_lower.values()))}")
     return tuple(dict.fromkeys(by_lower[n.strip().lower()] for n in names))
 
 
