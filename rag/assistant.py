@@ -13,8 +13,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
-import numpy as np
-
 from . import extractive
 from .citations import SentenceSupport, StreamingCitationFilter, score_support
 from .config import SEED_CORPUS, Settings
@@ -144,7 +142,8 @@ class Assistant:
         self.sentences = extractive.SentenceBank(embedder, TermWeights(lexical))
         self.sentence_index = SentenceIndex(settings.data_dir, embedder, self.by_id)
         self.retriever = Retriever(self.by_id, store, embedder, lexical, settings.candidates,
-                                   settings.lexical_weight, settings.rerank, self._best_sentence_similarity)
+                                   settings.lexical_weight, settings.rerank, self.sentence_index.max_sim,
+                                   settings.sentence_weight)
         self.writer = (
             LLMWriter(settings.llm_base_url, settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
                       settings.llm_model, settings.llm_timeout, settings.llm_max_retries)
@@ -325,11 +324,6 @@ class Assistant:
         banked = self.sentences.get([s.paper for s in sources])
         by_number = {s.number: ([x.text for x in banked[s.paper.id][0]], banked[s.paper.id][1]) for s in sources}
         return score_support(text, by_number, self.embedder.embed, self.sentences.weights.coverage)
-
-    def _best_sentence_similarity(self, vector: np.ndarray, paper_ids: Sequence[str]) -> dict[str, float]:
-        """Each paper's best sentence similarity to a query vector (sentences cached in the bank)."""
-        banked = self.sentences.get([self.by_id[pid] for pid in paper_ids])
-        return {pid: float((vectors @ vector).max()) for pid, (_, vectors) in banked.items() if len(vectors)}
 
     def warm_up(self, sentence_papers: int = 200) -> None:
         """Pay first-use costs now (a server's loading screen), not on the first question.

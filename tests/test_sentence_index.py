@@ -129,3 +129,17 @@ def test_edited_papers_get_new_rows_and_dead_rows_are_compacted(indexed: Path, s
 def test_vectors_of_another_backend_have_other_keys(seed_embedder: Any) -> None:
     onnx = SimpleNamespace(model_path=seed_embedder.model_path, backend="onnx")
     assert sentence_signature(onnx) != sentence_signature(seed_embedder)
+
+
+def test_hybrid_fusion_adds_the_weighted_best_stored_sentence(seed_assistant: Any) -> None:
+    from rag.retrieval import Retriever
+
+    a = seed_assistant
+    retriever = Retriever(a.by_id, a.store, a.embedder, a.retriever.lexical, lexical_weight=1.0,
+                          sentence_similarity=a.sentence_index.max_sim, sentence_weight=0.5)
+    ranked = retriever.rank("token merging to accelerate diffusion models")
+    best = a.sentence_index.max_sim(a.embedder.embed_query("token merging to accelerate diffusion models"),
+                                    [s.paper_id for s in ranked])
+    assert ranked[0].paper_id == "p12"
+    for s in ranked:
+        assert s.score == pytest.approx(s.dense + 0.5 * best[s.paper_id] + 1.0 * s.lexical, abs=1e-6)
