@@ -44,7 +44,7 @@ CUTOFFS = (1, 5, 10)
 POOL = 100  # candidates per retriever, as the assistant's `candidates` default
 LEXICAL_WEIGHTS = (0.0, 0.3, 0.6, 1.0, 1.5)
 SENTENCE_WEIGHTS = (0.0, 0.5, 1.0)
-RAW_ENCODE_SAMPLE = 200  # papers whose chunks and sentences are re-encoded raw for the throughput ratio
+RAW_ENCODE_SAMPLE = 50  # papers whose chunks and sentences are re-encoded raw for the throughput ratio
 
 
 @dataclass

@@ -54,7 +54,7 @@ def stored_hash(paper: Paper, signature: str) -> str:
     Changing the model or the chunk size changes every tag, so the whole corpus is
     re-embedded instead of mixing two kinds of vectors in one collection.
     """
-    return f"{paper.content_hash}{filter_tag(paper)}:{signature}"
+    return f"{paper.content_hash}:{signature}{filter_tag(paper)}"
 
 
 def filter_tag(paper: Paper) -> str:
