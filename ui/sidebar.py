@@ -83,16 +83,17 @@ def metadata_filters(assistant: Assistant) -> Filters | None:
 
 
 def _metadata_filters(assistant: Assistant) -> None:
-    """Venue multiselect and year range, drawn only when the corpus has that metadata.
+    """Venue multiselect and year range, drawn only when the corpus has that metadata to choose from
+    (more than one venue or year: the 19 seeds, all NeurIPS 2026, show neither).
 
     Options carry their paper counts, and a chip line says how many papers the
     current choice leaves, so an over-narrow filter is visible before asking.
     """
     venues, years = assistant.venues, year_counts(assistant.papers)
-    if not venues and not years:
+    if len(venues) < 2 and len(years) < 2:
         return
     st.subheader("Filter by venue and year", anchor=False)
-    if venues:
+    if len(venues) > 1:
         st.session_state.setdefault(VENUES_KEY, [])
         st.multiselect("Venues", options=sorted(venues), placeholder="All venues",
                        format_func=lambda v: f"{v} ({venues[v]:,})", **state.bind(VENUES_KEY))
