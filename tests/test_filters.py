@@ -28,18 +28,18 @@ VENUES = ["NeurIPS", "ICML", "ACL", "NAACL", "ALT", "CoRL", "CVPR"]
 # Diffusion-model abstracts at other venues and years: each would outrank some seed
 # paper on "diffusion models" if the filter did not hold.
 DISTRACTORS = [
-    ("icml19-diff", "ICML", 2019, "We propose a diffusion model for image generation. Denoising diffusion models "
-     "reverse a noising process step by step. Our sampler halves the number of diffusion steps."),
-    ("icml22-diff", "ICML", 2022, "Diffusion models are generative models that learn to denoise. We study how "
-     "diffusion models memorise training images and propose a regulariser."),
-    ("cvpr21-diff", "CVPR", 2021, "Text-to-image diffusion models generate images from prompts. We accelerate "
-     "diffusion model sampling with token merging and caching."),
-    ("acl21-sum", "ACL", 2021, "We study abstractive summarization of news with pretrained language models. "
-     "Our summarizer improves faithfulness."),
-    ("naacl22-sum", "NAACL", 2022, "Summarization of dialogues is hard. We propose a dialogue summarization "
-     "dataset and a baseline model."),
-    ("neurips18-rl", "NeurIPS", 2018, "We propose a reinforcement learning algorithm for sparse rewards and "
-     "evaluate it on robotic manipulation tasks with diffusion policies."),
+    ("icml19-diff", "ICML", 2019, ("We propose a diffusion model for image generation. Denoising diffusion models "
+     "reverse a noising process step by step. Our sampler halves the number of diffusion steps.")),
+    ("icml22-diff", "ICML", 2022, ("Diffusion models are generative models that learn to denoise. We study how "
+     "diffusion models memorise training images and propose a regulariser.")),
+    ("cvpr21-diff", "CVPR", 2021, ("Text-to-image diffusion models generate images from prompts. We accelerate "
+     "diffusion model sampling with token merging and caching.")),
+    ("acl21-sum", "ACL", 2021, ("We study abstractive summarization of news with pretrained language models. "
+     "Our summarizer improves faithfulness.")),
+    ("naacl22-sum", "NAACL", 2022, ("Summarization of dialogues is hard. We propose a dialogue summarization "
+     "dataset and a baseline model.")),
+    ("neurips18-rl", "NeurIPS", 2018, ("We propose a reinforcement learning algorithm for sparse rewards and "
+     "evaluate it on robotic manipulation tasks with diffusion policies.")),
 ]
 
 
