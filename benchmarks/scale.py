@@ -12,8 +12,13 @@ data dir, never into the repository) for a quicker run. Both indexes live under
 ``--data-dir`` and are incremental: a second run, or a full run after a
 ``--limit`` run, embeds only the papers not indexed yet.
 
+One table compares the two indexes: ingest papers/s against raw encoding of the
+same texts (chunks and sentences) in the same run, index size on disk, memory of
+the warm process, answer latency p50/p95 and the evaluation metrics.
+
     nice -n 19 .venv/bin/python benchmarks/scale.py --limit 10000      # ~10k distractors
     nice -n 19 .venv/bin/python benchmarks/scale.py                    # all ~50k
+    nice -n 19 .venv/bin/python benchmarks/scale.py --corpora ../shared/corpora
 """
 
 from __future__ import annotations
@@ -21,27 +26,34 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rag.assistant import Assistant
-from rag.config import PROJECT_ROOT, SEED_CORPUS, Settings
-from rag.evaluation import (
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.titles import raw_encode_rate  # noqa: E402
+from rag.assistant import Assistant  # noqa: E402
+from rag.config import PROJECT_ROOT, SEED_CORPUS, Settings  # noqa: E402
+from rag.evaluation import (  # noqa: E402
     Report,
     aligned,
     columns,
-    format_report,
     load_questions,
     print_progress,
     run_eval,
 )
 
-SHARED_CORPORA = Path("/work/shared/corpora")
+SHARED_CORPORA = PROJECT_ROOT.parent / "shared" / "corpora"  # ../shared/corpora from the repository
 # The ML file first, so that --limit takes in-domain (ML) distractors before CV/NLP ones.
-DEFAULT_CORPORA = [SHARED_CORPORA / "papercopilot-ml.jsonl.gz", SHARED_CORPORA / "papercopilot-cv-nlp-ai.jsonl.gz"]
+CORPUS_FILES = ("papercopilot-ml.jsonl.gz", "papercopilot-cv-nlp-ai.jsonl.gz")
+DEFAULT_DATA_DIR = Path(tempfile.gettempdir()) / "rag-scale"
 DEFAULT_QUESTIONS = PROJECT_ROOT / "tests" / "data" / "dev_questions.jsonl"
 
 
@@ -53,15 +65,19 @@ class Run:
     assistant: Assistant
     open_seconds: float
     report: Report
+    raw_rate: float | None  # papers/s of encoding alone, same texts, same run (None: nothing embedded)
+    disk_mb: float
+    rss_mb: float
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description="Evaluate the dev questions on the seeds alone and among distractors.")
-    p.add_argument("--corpora", nargs="+", type=Path, default=DEFAULT_CORPORA, metavar="PATH",
-                   help="distractor files (.jsonl or .jsonl.gz; default: the two shared papercopilot files)")
+    p.add_argument("--corpora", nargs="+", type=Path, default=[SHARED_CORPORA], metavar="PATH",
+                   help="distractor files (.jsonl or .jsonl.gz) or a folder holding the two papercopilot files "
+                   "(default: ../shared/corpora from the repository)")
     p.add_argument("--limit", type=int, help="only the first N distractor records (e.g. 10000 for a quick run)")
-    p.add_argument("--data-dir", type=Path, default=Path("/tmp/rag-scale"),
-                   help="where both indexes live (default /tmp/rag-scale)")
+    p.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR,
+                   help="where both indexes live (default: rag-scale in the temp folder)")
     p.add_argument("--questions", type=Path, default=DEFAULT_QUESTIONS, help="question file (default: the dev set)")
     p.add_argument("-k", "--k", type=int, help="sources per answer and recall cut-off (default: top_k setting)")
     p.add_argument("--extractive", action="store_true", help="force extractive answers even if an LLM is configured")
@@ -114,9 +130,47 @@ def evaluate(name: str, data_dir: Path, corpus: list[Path], args: argparse.Names
     assistant = Assistant.open(settings, progress=True)
     open_seconds = time.perf_counter() - started
     print(f"== {name}: evaluating", file=sys.stderr, flush=True)
+    assistant.warm_up()
     report = run_eval(assistant, load_questions(args.questions), settings.top_k, use_llm=not args.extractive,
                       progress=print_progress)
-    return Run(name, assistant, open_seconds, report)
+    embedded = assistant.last_ingest and assistant.last_ingest.added + assistant.last_ingest.updated
+    return Run(name, assistant, open_seconds, report, raw_encode_rate(assistant) if embedded else None,
+               disk_megabytes(data_dir), rss_megabytes())
+
+
+def disk_megabytes(folder: Path) -> float:
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) / 2**20
+
+
+def rss_megabytes() -> float:
+    """Resident memory of this process now (Linux /proc; both indexes share the one model)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def expand_corpora(paths: Sequence[Path]) -> list[Path]:
+    """Folders stand for the papercopilot files inside them, ML first."""
+    return [f for p in paths for f in ([p / name for name in CORPUS_FILES] if p.is_dir() else [p])]
+
+
+def operations_rows(base: Run, scaled: Run) -> list[list[str]]:
+    """Ingest rate and its ratio to raw encoding, disk, memory: one row each, both runs side by side."""
+    def rate(run: Run) -> float | None:
+        ingest = run.assistant.last_ingest
+        embedded = ingest.added + ingest.updated if ingest else 0
+        return embedded / ingest.seconds if embedded and ingest.seconds else None
+
+    def show(value: float | None, fmt: str) -> str:
+        return "-" if value is None else format(value, fmt)
+
+    ratio = [rate(r) / r.raw_rate if rate(r) and r.raw_rate else None for r in (base, scaled)]
+    return [["ingest papers/s", show(rate(base), ".2f"), show(rate(scaled), ".2f"), ""],
+            ["raw encode papers/s (same texts)", show(base.raw_rate, ".2f"), show(scaled.raw_rate, ".2f"), ""],
+            ["ingest / raw encode", show(ratio[0], ".2f"), show(ratio[1], ".2f"), ""],
+            ["index on disk MB", f"{base.disk_mb:.1f}", f"{scaled.disk_mb:.1f}", ""],
+            ["process RSS MB (warm)", f"{base.rss_mb:.0f}", f"{scaled.rss_mb:.0f}", ""]]
 
 
 def ingest_line(run: Run) -> str:
@@ -135,8 +189,9 @@ def drop_table(base: Run, scaled: Run) -> str:
     before, after = base.report.summary(), scaled.report.summary()
     header = ["metric", _papers(base), _papers(scaled), "change"]
     first, second = columns(base.report)
-    body = [_drop_row(c.header, before["overall"][c.key], after["overall"][c.key], c.kind)
-            for c in [*first, *second]]
+    body = operations_rows(base, scaled)
+    body += [_drop_row(c.header, before["overall"][c.key], after["overall"][c.key], c.kind)
+             for c in [*first, *second]]
     key = "recall_hybrid"
     body += [_drop_row(f"R@{base.report.k} hybrid: {t}", before[t][key], after[t][key], "rate")
              for t in before if t != "overall" and before[t].get(key) is not None]
@@ -160,6 +215,7 @@ def _drop_row(name: str, before: float | int | None, after: float | int | None, 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    args.corpora = expand_corpora(args.corpora)
     missing = [p for p in args.corpora if not p.is_file()]
     if missing:
         print(f"error: no such corpus file: {', '.join(map(str, missing))}", file=sys.stderr)
@@ -167,10 +223,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     distractors = distractor_corpus(args)
     base = evaluate("seeds only", args.data_dir / "seeds", [SEED_CORPUS], args)
     scaled = evaluate("seeds + distractors", args.data_dir / "scale", [SEED_CORPUS, *distractors], args)
-    print(f"# {base.name} ({_papers(base)})\n\n{format_report(base.report)}\n")
-    print(f"# {scaled.name} ({_papers(scaled)})\n\n{format_report(scaled.report)}\n")
-    print(f"# change from {_papers(base)} to {_papers(scaled)}\n\n{drop_table(base, scaled)}\n")
-    print(f"# ingest\n\n{ingest_line(base)}\n{ingest_line(scaled)}")
+    print(f"# {_papers(base)} vs {_papers(scaled)} (load average {os.getloadavg()[0]:.1f})\n")
+    print(drop_table(base, scaled))
+    print(f"\n{ingest_line(base)}\n{ingest_line(scaled)}")
     if args.json:
         args.json.write_text(json.dumps({
             "seeds": base.report.to_dict(), "scale": scaled.report.to_dict(),

@@ -11,11 +11,9 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Literal
-
-import numpy as np
 
 from . import extractive
 from .catalog import CORPUS_CHANGED, corpus_changed, save_papers, stored_papers, writer_lock
@@ -31,6 +29,8 @@ from .lexical import LexicalIndex, TermWeights
 from .questions import QuestionPlan, plan_question
 from .retrieval import Mode, Retriever
 from .safety import redact_url, strip_control
+from .filters import Filters, parse_filters, venue_counts
+from .sentence_index import SentenceIndex
 from .store import VectorStore
 from .topics import TopicMap
 from .types import Evidence, Message, Source
@@ -60,6 +60,7 @@ class Answer:
     table: list[dict[str, object]] = field(default_factory=list)
     support: list[SentenceSupport] = field(default_factory=list)
     plan: QuestionPlan | None = None
+    filters: Filters | None = None
     timings: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -82,6 +83,7 @@ class Answer:
             "followup": bool(self.plan and self.plan.followup),
             "table": self.table,
             "search_query": self.plan.query if self.plan else None,
+            "filters": asdict(self.filters) if self.filters else None,
             "unsupported_sentences": [s.sentence for s in self.support if not s.supported],
             "support": [{"sentence": s.sentence, "cited": s.cited, "score": round(s.score, 3)} for s in self.support],
             "sources": [
@@ -131,12 +133,15 @@ class Assistant:
         self.settings = settings
         self.papers = papers
         self.by_id = {p.id: p for p in papers}
+        self.venues = venue_counts(papers)
         self.embedder = embedder
         self.store = store
         self.last_ingest = last_ingest
-        self.bank = SentenceBank(embedder, TermWeights(lexical), Acronyms(papers))
+        self.sentence_index = SentenceIndex(settings.data_dir, embedder, self.by_id)
+        self.bank = SentenceBank(embedder, TermWeights(lexical), Acronyms(papers), self.sentence_index.get)
         self.retriever = Retriever(self.by_id, store, embedder, lexical, settings.candidates,
-                                   settings.lexical_weight, settings.rerank, self._best_sentence_similarity)
+                                   settings.lexical_weight, settings.rerank, self.sentence_index.max_sim,
+                                   settings.sentence_weight)
         self.gatherer = Gatherer(self.by_id, self.retriever, EvidenceScorer(self.bank), embedder,
                                  store.paper_vectors, settings.retriever)
         self.writer = (
@@ -179,25 +184,28 @@ class Assistant:
         return validate_question(question, self.settings.max_question_chars)
 
     def retrieve(self, question: str, paper_ids: Sequence[str] | None = None, top_k: int | None = None,
-                 mode: Mode | None = None) -> list[Source]:
+                 mode: Mode | None = None, filters: Filters | None = None) -> list[Source]:
         """Plain retrieval for a query, without question understanding (tests, diagnostics)."""
         return self.retriever.search(question, top_k or self.settings.top_k, paper_ids,
-                                     mode or self.settings.retriever)
+                                     mode or self.settings.retriever, filters)
 
     def ask(self, question: str, history: Sequence[Message] = (), paper_ids: Sequence[str] | None = None,
             top_k: int | None = None, use_llm: bool = True, temperature: float | None = None,
-            max_tokens: int | None = None, model: str | None = None) -> Response:
+            max_tokens: int | None = None, model: str | None = None, filters: Filters | None = None) -> Response:
         """Start answering; sources are gathered now, the text streams from the Response.
 
         ``model`` asks the configured endpoint for another model than ``llm_model``.
+        ``filters`` (venue, year; from the UI or CLI) narrow whatever the question itself states.
         """
         question = self.validate(question)
         started = time.perf_counter()
         use_llm = self.writer is not None and use_llm
-        plan = self.plan(question, history, use_llm)
-        gathered = self.gatherer.gather(plan, history, paper_ids, top_k or self.settings.top_k)
+        stated, unfiltered = parse_filters(question, self.venues)
+        plan = self.plan(unfiltered if stated else question, history, use_llm)
+        filters = stated.narrowed(filters)
+        gathered = self.gatherer.gather(plan, history, paper_ids, top_k or self.settings.top_k, filters or None)
         answer = Answer(question=question, text="", sources=gathered.sources, mode="extractive", plan=plan,
-                        kind=gathered.kind)
+                        kind=gathered.kind, filters=filters or None)
         answer.timings["retrieval"] = time.perf_counter() - started
         if use_llm and self.writer is not None:
             answer.mode, answer.model = "llm", (model or "").strip() or self.writer.model
@@ -279,11 +287,6 @@ class Assistant:
                      for s in sources}
         return score_support(text, by_number, self.embedder.embed, self.bank.weights.coverage)
 
-    def _best_sentence_similarity(self, vector: np.ndarray, paper_ids: Sequence[str]) -> dict[str, float]:
-        """Each paper's best sentence similarity to a query vector (sentences cached in the bank)."""
-        banked = self.bank.get([self.by_id[pid] for pid in paper_ids])
-        return {pid: float((entry.vectors @ vector).max()) for pid, entry in banked.items() if len(entry.vectors)}
-
     def warm_up(self, sentence_papers: int = 200) -> None:
         """Pay first-use costs now (a server's loading screen), not on the first question.
 
@@ -346,7 +349,8 @@ def _build(settings: Settings, corpus: list[Path], embedder: Embedder, store: Ve
     papers, notices = cap_abstracts(load_corpus(corpus), settings.max_abstract_chars)
     # Remembered before embedding starts: an interrupted ingest resumes on the next run.
     remember_corpus(settings.data_dir, corpus)
-    report = ingest(papers, store, embedder, settings.chunk_tokens, settings.chunk_overlap_sentences, progress)
+    report = ingest(papers, store, embedder, settings.chunk_tokens, settings.chunk_overlap_sentences, progress,
+                    settings.data_dir)
     save_papers(settings.data_dir, papers, corpus)
     LexicalIndex.load_or_build(papers, settings.data_dir)
     LexicalIndex.remove_stale(settings.data_dir, papers)

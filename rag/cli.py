@@ -24,6 +24,8 @@ from .safety import strip_control
 if TYPE_CHECKING:
     from .assistant import Assistant
     from .config import Settings
+    from .corpus import Paper
+    from .filters import Filters
     from .terminal import Printer
 
 EPILOG = """\
@@ -70,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("question")
     _add_answer_options(ask)
     _add_output_options(ask, "print the answer, sources and timings as JSON")
+    add_filter_options(ask)
 
     chat = _command(sub, "chat", help="multi-turn chat in the terminal (/help inside, Ctrl-D to leave)",
                     description="Chat in the terminal; follow-up questions see the conversation. Inside: /help, "
@@ -81,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
                       description="List every paper of the corpus: id, label and the start of its abstract.")
     papers.add_argument("-q", "--query", help="only papers whose id, label, title or abstract contain every word")
     _add_output_options(papers, "print full records as JSON")
+    add_filter_options(papers)
 
     ui = _command(sub, "ui", help="start the Streamlit chat UI (builds the index first)",
                   description="Build or update the index, then serve the chat UI on 127.0.0.1.")
@@ -169,6 +173,24 @@ def _csv(choices: Collection[str] | None = None) -> Callable[[str], list[str]]:
     return parse
 
 
+def add_filter_options(p: argparse.ArgumentParser) -> None:
+    """--venue / --year, shared by ask, chat and papers."""
+    p.add_argument("--venue", action="append", metavar="NAME",
+                   help="only papers of this venue (repeatable; names as in the corpus, any case)")
+    p.add_argument("--year", metavar="YEARS", help="only papers of these years: 2022, 2019-2021, 2019- or -2021")
+
+
+def filters_from(args: argparse.Namespace, papers: Sequence[Paper]) -> Filters | None:
+    """The --venue/--year flags as Filters (venue names checked against the corpus); None without flags."""
+    if not args.venue and not args.year:
+        return None
+    from .filters import Filters, canonical_venues, parse_year_range, venue_counts
+
+    venues = canonical_venues(args.venue or [], venue_counts(papers))
+    low, high = parse_year_range(args.year) if args.year else (None, None)
+    return Filters(venues, low, high)
+
+
 def settings_from(args: argparse.Namespace) -> Settings:
     from .config import Settings
 
@@ -182,7 +204,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 # Errors whose messages are written for users: (module, class). Printed as one line, exit code 2.
 USER_ERRORS = (("rag.assistant", "QuestionError"), ("rag.corpus", "CorpusError"),
-               ("rag.embedding", "EmbeddingError"), ("rag.store", "StoreError"))
+               ("rag.embedding", "EmbeddingError"), ("rag.store", "StoreError"), ("rag.filters", "FilterError"))
 
 
 def _user_errors() -> tuple[type[Exception], ...]:
@@ -257,7 +279,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     validate_question(args.question, settings.max_question_chars)  # before the slow start-up
     assistant = _open(args)
-    response = assistant.ask(args.question, paper_ids=_paper_filter(args), use_llm=not args.extractive)
+    response = assistant.ask(args.question, paper_ids=_paper_filter(args), use_llm=not args.extractive,
+                             filters=filters_from(args, assistant.papers))
     if args.json:
         print(strip_control(json.dumps(response.result().to_dict(), indent=2, ensure_ascii=False)))
         return 0
@@ -272,6 +295,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
     assistant = _open(args)
     out = _printer(args, assistant.settings)
+    filters = filters_from(args, assistant.papers)
     history: list[Message] = []
     out.line(f"{len(assistant.papers)} papers indexed. Ask a question (/help for commands, Ctrl-D to quit).")
     while True:
@@ -285,7 +309,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
             continue
         try:
             response = assistant.ask(question, history=history, paper_ids=_paper_filter(args),
-                                      use_llm=not args.extractive)
+                                      use_llm=not args.extractive, filters=filters)
             out.line()
             out.answer(response)
         except (QuestionError, StoreError) as exc:  # this question failed; the session goes on
@@ -334,10 +358,17 @@ def cmd_papers(args: argparse.Namespace) -> int:
         every = load_corpus(corpus)  # nothing indexed yet: show what would be
     elif corpus_changed(settings.data_dir, corpus):
         _warn([CORPUS_CHANGED])
-    papers = search_papers(every, args.query) if args.query else every
+    filters = filters_from(args, every)
+    papers = [p for p in every if filters.matches(p)] if filters else every
+    papers = search_papers(papers, args.query) if args.query else papers
+    if not papers:
+        print("no papers match")
+        return 0
     if args.json:
+        from .filters import paper_venue, paper_year
+
         records = [{"id": p.id, "label": p.label, "title": p.title, "url": p.url, "links": list(p.links),
-                    "abstract": p.text} for p in papers]
+                    "venue": paper_venue(p), "year": paper_year(p), "abstract": p.text} for p in papers]
         print(strip_control(json.dumps(records, indent=2, ensure_ascii=False)))
         return 0
     _printer(args, settings).papers(papers, len(every))

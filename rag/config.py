@@ -113,6 +113,10 @@ class Settings(BaseSettings):
     rerank: int = Field(
         0, ge=0, le=100, description="Top hybrid candidates re-ordered by their best sentence as well (0: off)."
     )
+    sentence_weight: float = Field(
+        0.0, ge=0.0, le=5.0,
+        description="Weight of each candidate's best stored sentence similarity added in hybrid fusion (0: off).",
+    )
     min_relevance: float = Field(
         0.25, ge=0.0, le=1.0, description="Below this evidence similarity the extractive answer refuses."
     )

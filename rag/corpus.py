@@ -368,8 +368,18 @@ def _load_txt(path: Path, text: str) -> Iterator[tuple[int | None, Paper]]:
 
 def _seed_papers(header: str, abstracts: list[str]) -> Iterator[tuple[int | None, Paper]]:
     width = max(2, len(str(len(abstracts))))
+    meta = {"collection": header, **seed_venue_year(header)}
     for number, abstract in enumerate(abstracts, start=1):
-        yield None, make_paper(abstract, id=f"p{number:0{width}d}", meta={"collection": header})
+        yield None, make_paper(abstract, id=f"p{number:0{width}d}", meta=meta)
+
+
+_SEED_HEADER = re.compile(r"(?P<venue>.+?)\s+(?P<year>(?:19|20|21)\d\d)(?:\s+(?:papers|proceedings|abstracts))?", re.IGNORECASE)
+
+
+def seed_venue_year(header: str) -> dict[str, str | int]:
+    """Venue and year from a seed header like "NeurIPS 2026 Papers", so seeds can be filtered like JSONL records."""
+    match = _SEED_HEADER.fullmatch(header.strip())
+    return {"venue": match.group("venue"), "year": int(match.group("year"))} if match else {}
 
 
 def _load_document(path: Path, text: str) -> Iterator[tuple[int | None, Paper]]:

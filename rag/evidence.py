@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -189,10 +189,13 @@ class SentenceBank:
     Also holds the corpus term weights, so every coverage score weighs rare words up.
     """
 
-    def __init__(self, embedder: Embedder, weights: TermWeights, acronyms: Acronyms, capacity: int = 2000) -> None:
+    def __init__(self, embedder: Embedder, weights: TermWeights, acronyms: Acronyms,
+                 vectors: Callable[[Sequence[Paper]], Mapping[str, tuple[list[Sentence], np.ndarray]]] | None = None,
+                 capacity: int = 2000) -> None:
         self.embedder = embedder
         self.weights = weights
         self.acronyms = acronyms
+        self._vectors = vectors or self._encode  # the stored sentence vectors, read, never re-encoded
         self.capacity = capacity
         self._lock = threading.Lock()  # one assistant serves every UI session, each in its own thread
         self._cache: OrderedDict[str, Banked] = OrderedDict()
@@ -211,15 +214,19 @@ class SentenceBank:
             return out
 
     def _add(self, papers: Sequence[Paper]) -> None:
+        for pid, (sentences, vectors) in self._vectors(papers).items():
+            self._cache[pid] = Banked(sentences, vectors, sentence_roles([s.text for s in sentences]),
+                                      [term_stems(words(self.acronyms.expand(s.text))) for s in sentences])
+
+    def _encode(self, papers: Sequence[Paper]) -> dict[str, tuple[list[Sentence], np.ndarray]]:
+        """Sentence vectors encoded now (for an assistant built without a stored sentence index)."""
         split = {p.id: split_sentences(p.text) for p in papers}
         vectors = self.embedder.embed([s.text for p in papers for s in split[p.id]])
-        row = 0
+        out, row = {}, 0
         for paper in papers:
-            sentences = split[paper.id]
-            self._cache[paper.id] = Banked(sentences, vectors[row: row + len(sentences)],
-                                           sentence_roles([s.text for s in sentences]),
-                                           [term_stems(words(self.acronyms.expand(s.text))) for s in sentences])
-            row += len(sentences)
+            out[paper.id] = (split[paper.id], vectors[row: row + len(split[paper.id])])
+            row += len(split[paper.id])
+        return out
 
 
 class EvidenceScorer:

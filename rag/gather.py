@@ -29,6 +29,7 @@ import numpy as np
 
 from .corpus import Paper
 from .embedding import Embedder
+from .filters import Filters
 from .evidence import FORM_WORDS, EvidenceScorer, Match, content_terms, contribution, defines, has_expected, specific_terms, term_stems, words
 from .questions import Kind, QuestionPlan, narrow_carried, previous_question
 from .retrieval import Mode, Retriever, Scored
@@ -69,6 +70,21 @@ LIST_POOL = 100  # ... of this many candidates
 MAX_COMPARED = 4  # a comparison table has at most this many rows
 COMMON_SHARE = 0.25  # a word in more than a quarter of the abstracts is too common to tell papers apart
 OVERVIEW_PER_TOPIC = 5  # papers shown under each topic of an overview
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which papers a question may draw on: an explicit selection and/or venue/year filters."""
+
+    ids: tuple[str, ...] = ()
+    filters: Filters | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.ids or self.filters)
+
+    def papers(self, papers: Mapping[str, Paper]) -> list[Paper]:
+        chosen = [papers[pid] for pid in self.ids if pid in papers] if self.ids else list(papers.values())
+        return [p for p in chosen if self.filters.matches(p)] if self.filters else chosen
 
 
 @dataclass(frozen=True)
@@ -120,7 +136,7 @@ class Gatherer:
         self._topics: TopicMap | None = None
         self._lock = threading.Lock()
 
-    def topics(self, paper_ids: Sequence[str] | None = None) -> TopicMap:
+    def topics(self, scope: Scope = None) -> TopicMap:
         """Topics of the collection (computed once from the stored vectors) or of a filtered set."""
         if paper_ids:
             return paper_topics([self.papers[p] for p in paper_ids if p in self.papers], self._vectors())
@@ -133,47 +149,50 @@ class Gatherer:
         return self._paper_vectors()
 
     # -- the decision ---------------------------------------------------------------------
-    def gather(self, plan: QuestionPlan, history: Sequence[Message], paper_ids: Sequence[str] | None,
-               k: int) -> Gathered:
-        pointed = self._pointed(plan, history, paper_ids)
+    def gather(self, plan: QuestionPlan, history: Sequence[Message], paper_ids: Sequence[str] | None, k: int,
+               filters: Filters | None = None) -> Gathered:
+        """Decide the answer's shape from evidence; ``paper_ids`` (the UI/CLI selection) and ``filters`` (venue, year)
+        narrow every retrieval and membership scan."""
+        scope = Scope(tuple(paper_ids) if paper_ids else (), filters)
+        pointed = self._pointed(plan, history, scope)
         if plan.kind == "list" and not pointed:
-            listed = self._list(plan, paper_ids, k)
+            listed = self._list(plan, scope, k)
             if listed is not None:
                 return listed
         if len(pointed) >= 2 and (plan.kind == "compare" or not self._about_something(plan) and plan.expects == "any"):
-            return self._compare(plan, pointed[:MAX_COMPARED], paper_ids, k)
+            return self._compare(plan, pointed[:MAX_COMPARED], scope, k)
         if len(pointed) == 1 and not self._about_something(plan) and plan.expects == "any":
-            return self._summary(plan, pointed, paper_ids, k)
+            return self._summary(plan, pointed, scope, k)
         if plan.kind == "overview" and not pointed:
-            return self._overview(plan, paper_ids)
-        return self._fact(plan, pointed, paper_ids, k)
+            return self._overview(plan, scope)
+        return self._fact(plan, pointed, scope, k)
 
     def _about_something(self, plan: QuestionPlan) -> bool:
         """The question asks about more than the papers themselves (its terms go beyond their names)."""
         described = {w.lower() for phrase in plan.described for w in words(phrase)}
         return any(t.lower() not in described for t in plan.terms)
 
-    def _pointed(self, plan: QuestionPlan, history: Sequence[Message], paper_ids: Sequence[str] | None) -> list[str]:
+    def _pointed(self, plan: QuestionPlan, history: Sequence[Message], scope: Scope) -> list[str]:
         """The papers the question is about: named, described, carried over, or selected by the filter."""
         pointed = list(plan.targets)
         for phrase in plan.described:
-            best = self.retriever.rank(phrase, paper_ids=paper_ids, mode=self.mode)[:1]
+            best = self.retriever.rank(phrase, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)[:1]
             pointed += [s.paper_id for s in best if s.paper_id not in pointed]
-        if not pointed and plan.carried and self._is_followup(plan, paper_ids):
+        if not pointed and plan.carried and self._is_followup(plan, scope):
             plan.followup = True
             if plan.query == plan.question:  # the model's rewrite, when there is one, stands
                 plan.query = f"{previous_question(history)} {plan.question}"
             pointed = self._narrow(plan)
-        if paper_ids:
-            pointed = [p for p in pointed if p in paper_ids] or (
-                list(paper_ids) if len(paper_ids) <= MAX_COMPARED and not plan.set_valued else [])
+        if scope.ids:
+            pointed = [p for p in pointed if p in scope.ids] or (
+                list(scope.ids) if len(scope.ids) <= MAX_COMPARED and not plan.set_valued else [])
         return pointed
 
-    def _is_followup(self, plan: QuestionPlan, paper_ids: Sequence[str] | None) -> bool:
+    def _is_followup(self, plan: QuestionPlan, scope: Scope) -> bool:
         """Follow-up when the conversation's papers answer the question about as well as the whole corpus."""
         if not plan.terms:
             return True
-        own = self.retriever.rank(plan.question, paper_ids=paper_ids, mode=self.mode)[:1]
+        own = self.retriever.rank(plan.question, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)[:1]
         carried = self.retriever.rank(plan.question, paper_ids=plan.carried, mode=self.mode)[:1]
         if not own or not carried:
             return bool(carried)
@@ -189,9 +208,9 @@ class Gatherer:
         return focus
 
     # -- sources ------------------------------------------------------------------------------
-    def sources(self, query: str, first: Sequence[str], paper_ids: Sequence[str] | None, k: int) -> list[Source]:
+    def sources(self, query: str, first: Sequence[str], scope: Scope, k: int) -> list[Source]:
         """The pointed-at papers first, then the best of the rest, numbered from 1."""
-        ranked = self.retriever.rank(query, paper_ids=paper_ids, mode=self.mode)
+        ranked = self.retriever.rank(query, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)
         have = {s.paper_id for s in ranked}
         missing = [pid for pid in first if pid not in have]
         if missing:
@@ -214,8 +233,8 @@ class Gatherer:
         return evidence
 
     # -- shapes -------------------------------------------------------------------------------
-    def _fact(self, plan: QuestionPlan, pointed: list[str], paper_ids: Sequence[str] | None, k: int) -> Gathered:
-        sources = self.sources(plan.query, pointed, paper_ids, k)
+    def _fact(self, plan: QuestionPlan, pointed: list[str], scope: Scope, k: int) -> Gathered:
+        sources = self.sources(plan.query, pointed, scope, k)
         evidence = self._evidence(plan, sources)
         gathered = Gathered("fact", sources, pointed, evidence)
         if not evidence or (max(e.similarity for e in evidence) < MIN_RELEVANCE and not pointed):
@@ -271,9 +290,9 @@ class Gatherer:
             return None
         return Missing("kind", labels, [], plan.expects, plan.count, plan.count_noun)
 
-    def _list(self, plan: QuestionPlan, paper_ids: Sequence[str] | None, k: int) -> Gathered | None:
+    def _list(self, plan: QuestionPlan, scope: Scope, k: int) -> Gathered | None:
         """Membership of every candidate paper; a list when several clear the bar (or the criterion is negated)."""
-        pool = self._list_pool(plan, paper_ids)
+        pool = self._list_pool(plan, scope)
         scores: dict[str, Match] = {}
         for alternative in plan.alternatives or [plan.criterion]:
             vector = self.embedder.embed_query(self.scorer.acronyms.expand(alternative))
@@ -299,7 +318,7 @@ class Gatherer:
         gathered = Gathered("list", [], [], [], members[:MAX_LISTED], possible, matched_total=len(members),
                             criterion=plan.criterion, negated=plan.negated)
         first = [m.paper_id for m in gathered.members + possible]
-        gathered.sources = self.sources(plan.query, first, paper_ids, k)
+        gathered.sources = self.sources(plan.query, first, scope, k)
         return gathered
 
     def _contribution_match(self, match: Match) -> Match:
@@ -320,16 +339,16 @@ class Gatherer:
             out.append(Match(match.paper_id, best[0][1], match.score) if best else match)
         return out
 
-    def _list_pool(self, plan: QuestionPlan, paper_ids: Sequence[str] | None) -> list[Paper]:
-        pool = [self.papers[pid] for pid in (paper_ids or []) if pid in self.papers] or list(self.papers.values())
+    def _list_pool(self, plan: QuestionPlan, scope: Scope) -> list[Paper]:
+        pool = scope.papers(self.papers)
         if len(pool) <= LIST_SCAN:
             return pool
-        ranked = self.retriever.rank(self.scorer.acronyms.expand(plan.criterion), paper_ids=paper_ids,
-                                     mode=self.mode, pool=LIST_POOL)
+        ranked = self.retriever.rank(self.scorer.acronyms.expand(plan.criterion), paper_ids=scope.ids,
+                                     mode=self.mode, pool=LIST_POOL, filters=scope.filters)
         return [self.papers[s.paper_id] for s in ranked[:LIST_POOL]]
 
-    def _compare(self, plan: QuestionPlan, pointed: list[str], paper_ids: Sequence[str] | None, k: int) -> Gathered:
-        sources = self.sources(plan.query, pointed, paper_ids, len(pointed))
+    def _compare(self, plan: QuestionPlan, pointed: list[str], scope: Scope, k: int) -> Gathered:
+        sources = self.sources(plan.query, pointed, scope, len(pointed))
         evidence = self._evidence(plan, sources)
         return Gathered("compare", sources, pointed, evidence, shared=self._shared_terms(pointed),
                         by_relevance=self._about_something(plan))
@@ -351,18 +370,19 @@ class Gatherer:
             out[pid] = list(dict.fromkeys(vocab[pid][s] for s in ranked_own))[:limit]
         return out
 
-    def _summary(self, plan: QuestionPlan, pointed: list[str], paper_ids: Sequence[str] | None, k: int) -> Gathered:
-        sources = self.sources(plan.query, pointed, paper_ids, 1)
+    def _summary(self, plan: QuestionPlan, pointed: list[str], scope: Scope, k: int) -> Gathered:
+        sources = self.sources(plan.query, pointed, scope, 1)
         return Gathered("summary", sources, pointed, self._evidence(plan, sources))
 
-    def _overview(self, plan: QuestionPlan, paper_ids: Sequence[str] | None) -> Gathered:
+    def _overview(self, plan: QuestionPlan, scope: Scope) -> Gathered:
         """Topics over the (filtered) collection, each with its most central papers."""
-        mapped = self.topics(paper_ids)
+        chosen = [p.id for p in scope.papers(self.papers)] if scope else None
+        mapped = self.topics(chosen)
         first = [pid for t in mapped.topics for pid in t.paper_ids[:OVERVIEW_PER_TOPIC]]
         sources = [self.retriever.to_source(i + 1, Scored(pid, 1.0, 1.0, 0.0), plan.query)
                    for i, pid in enumerate(first)]
         topics = [(t.terms, t.paper_ids[:OVERVIEW_PER_TOPIC], len(t.paper_ids)) for t in mapped.topics]
-        size = len(paper_ids) if paper_ids else len(self.papers)
+        size = len(chosen) if chosen is not None else len(self.papers)
         return Gathered("overview", sources, first, self._evidence(plan, sources), topics=topics, collection_size=size)
 
 

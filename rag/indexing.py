@@ -24,6 +24,8 @@ from .corpus import Paper, content_hash
 if TYPE_CHECKING:  # annotations only: `rag papers` resolves the corpus without loading chromadb or torch
     from .embedding import Embedder
     from .store import VectorStore
+from .filters import chunk_metadata
+from .sentence_index import ingest_sentences
 
 PAPERS_PER_WRITE = 64
 
@@ -38,12 +40,14 @@ class IngestReport:
     removed: int = 0
     unchanged: int = 0
     chunks_embedded: int = 0
+    sentences_embedded: int = 0
     seconds: float = 0.0
 
     def summary(self) -> str:
         return (
             f"{self.papers} papers: {self.added} added, {self.updated} updated, {self.removed} removed, "
-            f"{self.unchanged} unchanged; {self.chunks_embedded} chunks embedded in {self.seconds:.1f}s"
+            f"{self.unchanged} unchanged; {self.chunks_embedded} chunks embedded"
+            f"{f', {self.sentences_embedded} sentences' if self.sentences_embedded else ''} in {self.seconds:.1f}s"
         )
 
 
@@ -53,7 +57,14 @@ def stored_hash(paper: Paper, signature: str) -> str:
     Changing the model or the chunk size changes every tag, so the whole corpus is
     re-embedded instead of mixing two kinds of vectors in one collection.
     """
-    return f"{paper.content_hash}:{signature}"
+    return f"{paper.content_hash}:{signature}{filter_tag(paper)}"
+
+
+def filter_tag(paper: Paper) -> str:
+    """Venue and year as part of the stored hash: a paper whose venue or year changed is
+    rewritten, so its chunks' filter metadata in Chroma never goes stale."""
+    meta = chunk_metadata(paper)
+    return f"|{meta.get('venue', '')}|{meta.get('year', '')}" if meta else ""
 
 
 def index_signature(embedder: Embedder, max_tokens: int, overlap_sentences: int) -> str:
@@ -85,11 +96,13 @@ def plan(papers: Sequence[Paper], store: VectorStore, signature: str) -> tuple[l
 
 
 def ingest(papers: Sequence[Paper], store: VectorStore, embedder: Embedder, max_tokens: int,
-           overlap_sentences: int, progress: bool = True) -> IngestReport:
+           overlap_sentences: int, progress: bool = True, data_dir: Path | None = None) -> IngestReport:
     """Make the store hold exactly ``papers``; returns what changed.
 
     Chunks never exceed the model's own window, whatever ``max_tokens`` says:
-    the model would silently drop the rest.
+    the model would silently drop the rest. With ``data_dir``, every paper's
+    sentence vectors are stored there too (``sentence_index``), so answering
+    never encodes abstract sentences.
     """
     started = time.perf_counter()
     max_tokens = min(max_tokens, embedder.max_tokens)
@@ -103,6 +116,8 @@ def ingest(papers: Sequence[Paper], store: VectorStore, embedder: Embedder, max_
         report.chunks_embedded += _write_group(group, store, embedder, max_tokens, overlap_sentences, signature)
         bar.update(len(group))
     bar.close()
+    if data_dir is not None:
+        report.sentences_embedded = ingest_sentences(papers, data_dir, embedder, progress)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -116,7 +131,8 @@ def _write_group(group: Sequence[Paper], store: VectorStore, embedder: Embedder,
         counts[paper.id] = len(paper_chunks)
         chunks.extend(paper_chunks)
     vectors = embedder.embed([c.text for c in chunks])
-    store.add_paper_chunks(chunks, vectors, {p.id: stored_hash(p, signature) for p in group}, counts)
+    store.add_paper_chunks(chunks, vectors, {p.id: stored_hash(p, signature) for p in group}, counts,
+                           {p.id: chunk_metadata(p) for p in group})
     return len(chunks)
 
 

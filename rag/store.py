@@ -12,7 +12,7 @@ import functools
 import json
 import os
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,6 +114,12 @@ class _Guarded:
         return call
 
 
+def _all_of(conditions: Sequence[dict | None]) -> dict | None:
+    """Chroma ``where`` requiring every given condition (Chroma rejects a one-clause ``$and``)."""
+    present = [c for c in conditions if c]
+    return None if not present else present[0] if len(present) == 1 else {"$and": present}
+
+
 def _reachable(host: str, port: int) -> None:
     """Fail fast on a dead or stuck server before chromadb's client tries it."""
     try:
@@ -212,8 +218,12 @@ class VectorStore:
             offset += page
 
     def add_paper_chunks(self, chunks: Sequence[Chunk], vectors: np.ndarray, paper_hashes: dict[str, str],
-                         chunk_counts: dict[str, int]) -> None:
-        """Write chunks in batches no larger than the server accepts."""
+                         chunk_counts: dict[str, int], paper_metadata: Mapping[str, dict] | None = None) -> None:
+        """Write chunks in batches no larger than the server accepts.
+
+        ``paper_metadata`` (venue, year) is copied onto each chunk so ``query(where=...)`` can filter on it.
+        """
+        paper_metadata = paper_metadata or {}
         for lo in range(0, len(chunks), self._max_batch):
             part = chunks[lo : lo + self._max_batch]
             self._collection.upsert(
@@ -228,6 +238,7 @@ class VectorStore:
                         "end": c.end,
                         "paper_hash": paper_hashes[c.paper_id],
                         "n_chunks": chunk_counts[c.paper_id],
+                        **paper_metadata.get(c.paper_id, {}),
                     }
                     for c in part
                 ],
@@ -237,12 +248,13 @@ class VectorStore:
         for lo in range(0, len(paper_ids), 500):
             self._collection.delete(where={"paper_id": {"$in": list(paper_ids[lo : lo + 500])}})
 
-    def query(self, vector: np.ndarray, n: int, paper_ids: Sequence[str] | None = None) -> list[ChunkHit]:
-        """Nearest chunks by cosine similarity, optionally only from some papers."""
+    def query(self, vector: np.ndarray, n: int, paper_ids: Sequence[str] | None = None,
+              where: dict | None = None) -> list[ChunkHit]:
+        """Nearest chunks by cosine similarity, optionally only from some papers and matching ``where``."""
         total = self.count()
         if total == 0:
             return []
-        where = {"paper_id": {"$in": list(paper_ids)}} if paper_ids else None
+        where = _all_of([{"paper_id": {"$in": list(paper_ids)}} if paper_ids else None, where])
         result = self._collection.query(
             query_embeddings=[vector],
             n_results=min(n, total),

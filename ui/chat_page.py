@@ -224,7 +224,8 @@ def _ask(assistant: Assistant, question: str) -> Response:
     """Ask with this session's filter, settings and conversation so far."""
     session = st.session_state
     return assistant.ask(
-        question, history=state.history(), paper_ids=state.paper_filter() or None, top_k=session[state.TOP_K],
+        question, history=state.history(), paper_ids=state.paper_filter() or None,
+        filters=sidebar.metadata_filters(assistant), top_k=session[state.TOP_K],
         temperature=session[state.TEMPERATURE], max_tokens=session[state.MAX_TOKENS], model=session[state.LLM_MODEL],
     )
 

@@ -6,6 +6,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from rag.assistant import Assistant
+from rag.filters import Filters, year_counts
 from rag.store import StoreError
 
 from . import service, state
@@ -29,6 +30,7 @@ def render(assistant: Assistant) -> DeltaGenerator:
     with st.sidebar:
         _corpus_summary(assistant)
         _paper_filter(assistant)
+        _metadata_filters(assistant)
         _answer_settings(assistant)
         st.button("New chat", icon=":material/add_comment:", on_click=state.clear_conversation,
                   width="stretch")
@@ -90,6 +92,45 @@ def _paper_filter(assistant: Assistant) -> None:
     state.set_paper_filter(known)  # drop ids of papers no longer in the corpus
     st.multiselect("Ask only about these papers", options=list(labels), format_func=labels.__getitem__,
                    placeholder="All papers", **state.bind(state.PAPER_FILTER))
+
+
+VENUES_KEY = "filter_venues"  # session keys, mirrored by the widgets (see state.bind)
+YEARS_KEY = "filter_years"
+
+
+def metadata_filters(assistant: Assistant) -> Filters | None:
+    """The sidebar's venue/year choice for ``Assistant.ask``; None when nothing narrows the corpus."""
+    years = year_counts(assistant.papers)
+    low, high = st.session_state.get(YEARS_KEY) or (None, None)
+    filters = Filters(tuple(st.session_state.get(VENUES_KEY) or ()),
+                      low if years and low is not None and low > min(years) else None,
+                      high if years and high is not None and high < max(years) else None)
+    return filters or None
+
+
+def _metadata_filters(assistant: Assistant) -> None:
+    """Venue multiselect and year range, drawn only when the corpus has that metadata to choose from
+    (more than one venue or year: the 19 seeds, all NeurIPS 2026, show neither).
+
+    Options carry their paper counts, and a chip line says how many papers the
+    current choice leaves, so an over-narrow filter is visible before asking.
+    """
+    venues, years = assistant.venues, year_counts(assistant.papers)
+    if len(venues) < 2 and len(years) < 2:
+        return
+    st.subheader("Filter by venue and year", anchor=False)
+    if len(venues) > 1:
+        st.session_state.setdefault(VENUES_KEY, [])
+        st.multiselect("Venues", options=sorted(venues), placeholder="All venues",
+                       format_func=lambda v: f"{v} ({venues[v]:,})", **state.bind(VENUES_KEY))
+    if len(years) > 1:
+        st.session_state.setdefault(YEARS_KEY, (min(years), max(years)))
+        st.slider("Years", min(years), max(years), **state.bind(YEARS_KEY))
+    filters = metadata_filters(assistant)
+    if filters:
+        matching = sum(filters.matches(p) for p in assistant.papers)
+        st.pills("Active filters", [f"{filters.describe()}: {matching:,} papers"], disabled=True,
+                 key="filter_chips")
 
 
 def _answer_settings(assistant: Assistant) -> None:
