@@ -22,6 +22,7 @@ from .config import SEED_CORPUS, Settings
 from .corpus import Paper, load_corpus
 from .embedding import Embedder
 from .evidence import Acronyms, EvidenceScorer, SentenceBank
+from .filters import Filters, parse_filters, venue_counts
 from .gather import Gathered, Gatherer
 from .generation import GenerationError, LLMWriter, build_messages, fallback_notice, rewrite_messages
 from .indexing import IngestReport, cap_abstracts, ingest, remember_corpus, resolve_corpus
@@ -29,7 +30,6 @@ from .lexical import LexicalIndex, TermWeights
 from .questions import QuestionPlan, plan_question
 from .retrieval import Mode, Retriever
 from .safety import redact_url, strip_control
-from .filters import Filters, parse_filters, venue_counts
 from .sentence_index import SentenceIndex
 from .store import VectorStore
 from .topics import TopicMap

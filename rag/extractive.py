@@ -16,7 +16,6 @@ choosing among sentences already scored.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 

@@ -29,8 +29,19 @@ import numpy as np
 
 from .corpus import Paper
 from .embedding import Embedder
+from .evidence import (
+    FORM_WORDS,
+    EvidenceScorer,
+    Match,
+    content_terms,
+    contribution,
+    defines,
+    has_expected,
+    specific_terms,
+    term_stems,
+    words,
+)
 from .filters import Filters
-from .evidence import FORM_WORDS, EvidenceScorer, Match, content_terms, contribution, defines, has_expected, specific_terms, term_stems, words
 from .questions import Kind, QuestionPlan, narrow_carried, previous_question
 from .retrieval import Mode, Retriever, Scored
 from .topics import TopicMap, paper_topics
@@ -136,7 +147,7 @@ class Gatherer:
         self._topics: TopicMap | None = None
         self._lock = threading.Lock()
 
-    def topics(self, scope: Scope = None) -> TopicMap:
+    def topics(self, paper_ids: Sequence[str] | None = None) -> TopicMap:
         """Topics of the collection (computed once from the stored vectors) or of a filtered set."""
         if paper_ids:
             return paper_topics([self.papers[p] for p in paper_ids if p in self.papers], self._vectors())

@@ -23,9 +23,10 @@ os.environ["ANONYMIZED_TELEMETRY"] = "False"
 for _var in ("NO_PROXY", "no_proxy"):
     os.environ[_var] = ",".join(filter(None, [os.environ.get(_var, ""), "127.0.0.1", "localhost"]))
 
+from collections.abc import Iterator  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any, Iterator  # noqa: E402
+from typing import Any
 
 import pytest  # noqa: E402
 
@@ -87,7 +88,7 @@ def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
 
 import subprocess  # noqa: E402
 import sys  # noqa: E402
-from typing import Callable  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 
 # One intra-op thread for torch (here and in subprocesses, unless the caller chose):
 # on a busy machine the default thread pool spins and one query embedding takes ~1 s

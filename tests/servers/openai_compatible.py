@@ -62,9 +62,10 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterator
+from typing import Any
 
 NO_SOURCES_REPLY = "I cannot answer from the provided abstracts."
 REFUSE_REPLY = "The provided abstracts do not answer this question."
@@ -288,7 +289,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
         for chunk in stream_chunks(completion_id, model, reply, usage):
-            self._write_chunk(f"data: {json.dumps(chunk)}\n\n".encode("utf-8"))
+            self._write_chunk(f"data: {json.dumps(chunk)}\n\n".encode())
         self._write_chunk(b"data: [DONE]\n\n")
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
