@@ -54,7 +54,7 @@ def position_baseline(sentences: Sequence[str]) -> list[Role]:
 
 def pairs(abstracts: list[Abstract], labeller: Labeller) -> list[tuple[Role, Role]]:
     """(gold, predicted) for every sentence."""
-    return [pair for sentences, gold in abstracts for pair in zip(gold, labeller(sentences))]
+    return [pair for sentences, gold in abstracts for pair in zip(gold, labeller(sentences), strict=True)]
 
 
 def accuracy(scored: list[tuple[Role, Role]]) -> float:
@@ -108,7 +108,7 @@ def errors(abstracts: list[Abstract]) -> str:
     lines = []
     for sentences, gold in abstracts:
         predicted = sentence_roles(sentences)
-        for index, (text, g, p) in enumerate(zip(sentences, gold, predicted)):
+        for index, (text, g, p) in enumerate(zip(sentences, gold, predicted, strict=True)):
             if g != p:
                 lines.append(f"[{index}/{len(sentences)}] gold {g:8} got {p:8} {text[:150]}")
     return "\n".join(lines)

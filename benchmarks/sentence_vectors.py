@@ -43,7 +43,7 @@ def pooled_vectors(embedder: Embedder, chunks: Sequence[Chunk],
     tokens = model.encode([c.text for c in chunks], output_value="token_embeddings",
                           batch_size=embedder.batch_size, convert_to_numpy=False)
     out: dict[tuple[str, int], np.ndarray] = {}
-    for chunk, vectors in zip(chunks, tokens):
+    for chunk, vectors in zip(chunks, tokens, strict=True):
         offsets = np.array(model.tokenizer(chunk.text, return_offsets_mapping=True, truncation=True,
                                            max_length=embedder.max_tokens)["offset_mapping"])
         for s in sentences[chunk.paper_id]:
@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         spans.append((row, row + len(sentences[paper.id])))
         row += len(sentences[paper.id])
     titles = embedder.embed([r["title"] for r in chosen])
-    same = np.mean([np.argmax(standalone[a:b] @ t) == np.argmax(pooled[a:b] @ t) for (a, b), t in zip(spans, titles)])
+    same = np.mean([np.argmax(standalone[a:b] @ t) == np.argmax(pooled[a:b] @ t) for (a, b), t in zip(spans, titles, strict=True)])
     print(f"{len(papers)} papers, {len(chunks)} chunks, {len(keys)} sentences (load {os.getloadavg()[0]:.1f})")
     print(f"encode chunks {chunk_seconds:.1f}s; encode sentences separately +{sentence_seconds:.1f}s "
           f"({sentence_seconds / chunk_seconds:.2f}x the chunk pass); token pass with pooling {pool_seconds:.1f}s "

@@ -111,7 +111,7 @@ def split_sentences(text: str) -> list[Sentence]:
     cuts = [m.end() for m in _SENTENCE_END.finditer(text) if _is_boundary(text, m, protected)]
     cuts += [m.start() for m in _PARAGRAPH_BREAK.finditer(text)]
     bounds = [0, *sorted(cuts), len(text)]
-    pieces = (_stripped(text, a, b) for a, b in zip(bounds, bounds[1:]))
+    pieces = (_stripped(text, a, b) for a, b in zip(bounds, bounds[1:], strict=False))
     return [piece for piece in pieces if piece is not None]
 
 
@@ -133,7 +133,7 @@ def _ends_with_abbreviation(text: str, end: re.Match[str]) -> bool:
 def _protected_spans(text: str) -> list[tuple[int, int]]:
     """Sorted, disjoint ``[start, end)`` spans of math and balanced brackets."""
     math = [m.span() for m in _MATH.finditer(text)]
-    gaps = zip([0, *(end for _, end in math)], [*(start for start, _ in math), len(text)])
+    gaps = zip([0, *(end for _, end in math)], [*(start for start, _ in math), len(text)], strict=True)
     brackets = [span for lo, hi in gaps for span in _bracket_spans(text, lo, hi)]
     return _merged(math + brackets)
 

@@ -254,7 +254,7 @@ class EvidenceScorer:
         for source in sources:
             paper = banked[source.paper.id]
             similarities = paper.vectors @ vector if paper.sentences else np.zeros(0)
-            for sentence, similarity, role, stems in zip(paper.sentences, similarities, paper.roles, paper.stems):
+            for sentence, similarity, role, stems in zip(paper.sentences, similarities, paper.roles, paper.stems, strict=True):
                 bonus = ROLE_BONUS if role in asked else -ROLE_BONUS if role == "release" else 0.0
                 scored.append(Evidence(source.number, source.paper.id, sentence, float(similarity),
                                        self.weights.coverage(wanted, stems), role, bonus))
@@ -272,7 +272,7 @@ class EvidenceScorer:
             similarities = entry.vectors @ vector
             scores = [MEMBERSHIP_SIMILARITY_SHARE * float(sim)
                       + (1 - MEMBERSHIP_SIMILARITY_SHARE) * self.weights.coverage(wanted, stems)
-                      for stems, sim in zip(entry.stems, similarities)]
+                      for stems, sim in zip(entry.stems, similarities, strict=True)]
             best = int(np.argmax(scores))
             out.append((paper.id, entry.sentences[best], scores[best]))
         return sorted(out, key=lambda m: -m[2])

@@ -336,7 +336,7 @@ class Gatherer:
         """The paper with its contribution sentence (a complement list says what each paper is about instead)."""
         paper = self.papers[match.paper_id]
         entry = self.scorer.bank.get([paper])[paper.id]
-        own = [Evidence(0, paper.id, s, 0.0, 0.0, r) for s, r in zip(entry.sentences, entry.roles)]
+        own = [Evidence(0, paper.id, s, 0.0, 0.0, r) for s, r in zip(entry.sentences, entry.roles, strict=True)]
         found = contribution(own, Source(0, paper, 0.0, 0.0, 0.0))
         return Match(paper.id, found.sentence if found else match.sentence, match.score)
 

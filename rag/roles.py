@@ -261,10 +261,10 @@ def _best_path(scores: list[list[float]], continues: list[bool]) -> list[int]:
     """
     best = scores[0]
     back: list[list[int]] = []
-    for row, continuing in zip(scores[1:], continues[1:]):
+    for row, continuing in zip(scores[1:], continues[1:], strict=True):
         pointers, totals = [], []
         for role, incoming in enumerate(_INCOMING):
-            options = [total + step for total, step in zip(best, incoming)]
+            options = [total + step for total, step in zip(best, incoming, strict=True)]
             if continuing:
                 options[role] += _CONTINUE_BONUS
             previous = options.index(max(options))

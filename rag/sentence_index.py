@@ -166,7 +166,7 @@ def ingest_sentences(papers: Sequence[Paper], data_dir: Path, embedder: Embedder
         group = todo[lo : lo + PAPERS_PER_APPEND]
         split = [split_sentences(paper.text) for _, paper in group]
         vectors = embedder.embed([s.text for sentences in split for s in sentences])
-        file.append([(key, part) for (key, _), part in zip(group, _split_rows(vectors, split))])
+        file.append([(key, part) for (key, _), part in zip(group, _split_rows(vectors, split), strict=True)])
         encoded += len(vectors)
         bar.update(len(group))
     bar.close()
@@ -252,7 +252,7 @@ class SentenceIndex:
             index = np.concatenate([np.arange(s, s + n) for _, (s, n) in stored]) if stored else np.zeros(0, int)
             best = _segment_max(_unit(np.asarray(rows[index], dtype=np.float32)) @ query_vector,
                                 [n for _, (_, n) in stored])
-            out = {pid: float(b) for (pid, _), b in zip(stored, best)}
+            out = {pid: float(b) for (pid, _), b in zip(stored, best, strict=True)}
             encoded = self._encode([p for p in papers if spans[p.id] is None])
         out.update({pid: float((vectors @ query_vector).max()) for pid, (_, vectors) in encoded.items()
                     if len(vectors)})
@@ -276,7 +276,7 @@ class SentenceIndex:
         if missing:
             split = [split_sentences(p.text) for p in missing]
             vectors = self.embedder.embed([s.text for sentences in split for s in sentences])
-            for paper, sentences, part in zip(missing, split, _split_rows(vectors, split)):
+            for paper, sentences, part in zip(missing, split, _split_rows(vectors, split), strict=True):
                 self._fallback[paper.id] = (sentences, part)
         out = {}
         for paper in papers:

@@ -263,7 +263,7 @@ class VectorStore:
         )
         return [
             ChunkHit(chunk_id=cid, paper_id=str(meta["paper_id"]), similarity=1.0 - float(dist))
-            for cid, meta, dist in zip(result["ids"][0], result["metadatas"][0], result["distances"][0])
+            for cid, meta, dist in zip(result["ids"][0], result["metadatas"][0], result["distances"][0], strict=True)
         ]
 
     def paper_vectors(self, page: int = 5000) -> dict[str, np.ndarray]:
@@ -274,7 +274,7 @@ class VectorStore:
         while True:
             batch = self._collection.get(include=["embeddings", "metadatas"], limit=page, offset=offset)
             metas = batch["metadatas"] or []
-            for meta, vector in zip(metas, batch["embeddings"] if metas else []):
+            for meta, vector in zip(metas, batch["embeddings"] if metas else [], strict=True):
                 pid = str(meta["paper_id"])
                 sums[pid] = sums.get(pid, 0.0) + np.asarray(vector, dtype=np.float32)
                 counts[pid] += 1
@@ -287,4 +287,4 @@ class VectorStore:
         if not chunk_ids:
             return {}
         got = self._collection.get(ids=list(chunk_ids), include=["embeddings"])
-        return {cid: np.asarray(vec, dtype=np.float32) for cid, vec in zip(got["ids"], got["embeddings"])}
+        return {cid: np.asarray(vec, dtype=np.float32) for cid, vec in zip(got["ids"], got["embeddings"], strict=True)}

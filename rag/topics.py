@@ -109,7 +109,7 @@ def topic_map(paper_ids: Sequence[str], texts: Sequence[str], vectors: np.ndarra
     xy = map_coords(space, labels)
     return TopicMap(
         topics=topics,
-        coords={pid: (float(x), float(y)) for pid, (x, y) in zip(paper_ids, xy)},
+        coords={pid: (float(x), float(y)) for pid, (x, y) in zip(paper_ids, xy, strict=True)},
         topic_of={pid: topic.number for topic in topics for pid in topic.paper_ids},
     )
 

@@ -84,13 +84,13 @@ def assert_comparison_table(assistant: Assistant, answer: Answer, order: list[st
     assert [ROW_HEAD.match(row[0])["id"] for row in rows] == order, answer.text
     assert [r["paper_id"] for r in answer.table] == order
     assert sorted(cited_ids(answer)) == sorted(order)
-    for row, structured in zip(rows, answer.table):
+    for row, structured in zip(rows, answer.table, strict=True):
         paper_id = structured["paper_id"]
         text = assistant.by_id[paper_id].text
         assert structured["label"] == assistant.by_id[paper_id].label
         assert structured["number"] == number_of(answer, paper_id)
         quoted = 0
-        for name, cell in zip(COLUMNS, row[1:]):
+        for name, cell in zip(COLUMNS, row[1:], strict=False):
             sentence = structured[name]
             if sentence is None:
                 assert cell == "—", (name, cell)

@@ -180,7 +180,7 @@ def _splits(text: str) -> list[list[str]]:
     for seed in range(25):
         rng = random.Random(seed)
         cuts = sorted(rng.sample(range(1, len(text)), k=min(len(text) - 1, rng.randint(1, 12))))
-        ways.append([text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])])
+        ways.append([text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)])
     return ways
 
 

@@ -54,7 +54,7 @@ def _assert_exact_and_covering(text: str, sentences: list[Sentence]) -> None:
     for s in sentences:
         assert text[s.start : s.end] == s.text
         assert s.text == s.text.strip() and s.text
-    in_order = all(a.end <= b.start for a, b in zip(sentences, sentences[1:]))
+    in_order = all(a.end <= b.start for a, b in zip(sentences, sentences[1:], strict=False))
     assert in_order, "sentences overlap or are out of order"
     covered = "".join(s.text for s in sentences)
     assert re.sub(r"\s", "", covered) == re.sub(r"\s", "", text)
@@ -167,7 +167,7 @@ def _assert_valid_chunks(paper_id: str, text: str, chunks: list[Chunk], max_toke
         assert c.paper_id == paper_id and c.id == f"{paper_id}#{c.index}"
         assert c.text == text[c.start : c.end] == c.text.strip()
         assert count_tokens(c.text) <= min(max_tokens, MODEL_WINDOW)
-    assert all(a.start < b.start and a.end < b.end for a, b in zip(chunks, chunks[1:])), "chunks must advance"
+    assert all(a.start < b.start and a.end < b.end for a, b in zip(chunks, chunks[1:], strict=False)), "chunks must advance"
     non_space = {i for i, ch in enumerate(text) if not ch.isspace()}
     assert non_space <= {i for c in chunks for i in range(c.start, c.end)}
 
@@ -190,7 +190,7 @@ def test_long_abstract_chunks_overlap_by_one_sentence() -> None:
     chunks = chunk_sentences("p19", text, count_tokens)
     assert len(chunks) >= 3
     sentences = split_sentences(text)
-    for previous, following in zip(chunks, chunks[1:]):
+    for previous, following in zip(chunks, chunks[1:], strict=False):
         last_of_previous = next(s for s in sentences if s.end == previous.end)
         assert following.start == last_of_previous.start
 

@@ -45,7 +45,7 @@ def test_dense_mode_returns_k_papers_ranked_by_cosine(seed_assistant, dev_questi
         sources = seed_assistant.retrieve(q["question"], top_k=K, mode="dense")
         assert len(sources) == K, q["id"]
         assert [s.score for s in sources] == [s.dense for s in sources]
-        assert all(a.score >= b.score for a, b in zip(sources, sources[1:])), q["id"]
+        assert all(a.score >= b.score for a, b in zip(sources, sources[1:], strict=False)), q["id"]
         assert all(-1.0 <= s.dense <= 1.0 for s in sources)
 
 
@@ -57,7 +57,7 @@ def test_bm25_mode_returns_k_papers_when_k_papers_share_a_term(seed_assistant, d
         assert len(sources) == min(K, matching), q["id"]
         assert [s.score for s in sources] == [s.lexical for s in sources]
         assert all(s.lexical > 0 for s in sources)
-        assert all(a.score >= b.score for a, b in zip(sources, sources[1:])), q["id"]
+        assert all(a.score >= b.score for a, b in zip(sources, sources[1:], strict=False)), q["id"]
     assert sum(len(seed_assistant.retrieve(q["question"], top_k=K, mode="bm25")) == K for q in dev_questions) >= 40
 
 
@@ -129,7 +129,7 @@ def test_sources_are_numbered_1_to_k(seed_assistant, k) -> None:
     sources = seed_assistant.retrieve("Which papers study diffusion models?", top_k=k)
     assert [s.number for s in sources] == list(range(1, k + 1))
     assert len({s.paper_id for s in sources}) == k
-    assert all(a.score >= b.score for a, b in zip(sources, sources[1:]))
+    assert all(a.score >= b.score for a, b in zip(sources, sources[1:], strict=False))
 
 
 def test_sources_show_the_matched_question_terms(seed_assistant) -> None:

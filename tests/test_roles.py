@@ -28,7 +28,7 @@ def _load(name: str) -> list[dict]:
 def _accuracy(records: list[dict]) -> float:
     gold = [s["role"] for r in records for s in r["sentences"]]
     predicted = [role for r in records for role in sentence_roles([s["text"] for s in r["sentences"]])]
-    return sum(g == p for g, p in zip(gold, predicted)) / len(gold)
+    return sum(g == p for g, p in zip(gold, predicted, strict=True)) / len(gold)
 
 
 def test_heldout_accuracy_stays_above_floor() -> None:

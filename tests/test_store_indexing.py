@@ -96,11 +96,11 @@ def test_embeddings_are_real_unit_vectors(seed_embedder) -> None:
 
 def test_stored_vectors_are_the_models_embeddings_of_the_chunks(seed_assistant) -> None:
     ids, documents, _ = stored(raw_collection(seed_assistant.settings.data_dir))
-    sample = dict(list(zip(ids, documents))[:5])
+    sample = dict(list(zip(ids, documents, strict=True))[:5])
     vectors = seed_assistant.store.get_vectors(list(sample))
     assert set(vectors) == set(sample)
     fresh = seed_assistant.embedder.embed(list(sample.values()))
-    for (chunk_id, _), again in zip(sample.items(), fresh):
+    for (chunk_id, _), again in zip(sample.items(), fresh, strict=True):
         assert vectors[chunk_id].shape == (384,)
         assert cosine(vectors[chunk_id], again) > 0.999, chunk_id
 
@@ -110,11 +110,11 @@ def test_every_stored_chunk_fits_the_model_window(seed_assistant) -> None:
     assert embedder.max_tokens == 256
     ids, documents, metadatas = stored(raw_collection(seed_assistant.settings.data_dir))
     assert len(ids) == seed_assistant.store.count() == len(set(ids))
-    too_long = {cid: n for cid, doc in zip(ids, documents) if (n := embedder.count_tokens(doc)) > 256}
+    too_long = {cid: n for cid, doc in zip(ids, documents, strict=True) if (n := embedder.count_tokens(doc)) > 256}
     assert not too_long, f"chunks over the 256-token window: {too_long}"
     # Long abstracts really were split (p19 alone is >500 tokens), and chunks quote the paper exactly.
     per_paper: dict[str, int] = {}
-    for doc, meta in zip(documents, metadatas):
+    for doc, meta in zip(documents, metadatas, strict=True):
         paper = seed_assistant.by_id[meta["paper_id"]]
         assert paper.text[meta["start"] : meta["end"]] == doc
         per_paper[meta["paper_id"]] = per_paper.get(meta["paper_id"], 0) + 1
@@ -212,7 +212,7 @@ def test_changed_paper_is_the_only_one_reembedded(edited_ingest) -> None:
     p07 = edited_ingest["papers"]["p07"]
     assert states["p07"].content_hash.split(":")[0] == p07.content_hash  # tag = content hash + index signature
     assert summary["embedded"] == states["p07"].expected_chunks, "more than the changed paper was embedded"
-    p07_docs = [d for d, m in zip(edited_ingest["documents"], edited_ingest["metadatas"]) if m["paper_id"] == "p07"]
+    p07_docs = [d for d, m in zip(edited_ingest["documents"], edited_ingest["metadatas"], strict=True) if m["paper_id"] == "p07"]
     assert len(p07_docs) == states["p07"].expected_chunks
     assert any(EDIT_SENTENCE in d for d in p07_docs)
     for pid, state in states.items():
