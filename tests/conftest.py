@@ -26,7 +26,7 @@ for _var in ("NO_PROXY", "no_proxy"):
 from collections.abc import Iterator  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any
+from typing import Any  # noqa: E402
 
 import pytest  # noqa: E402
 

@@ -21,10 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from rag import topics
-from rag.generic_terms import GENERIC_WORDS
-from rag.topics import name_topics, topic_map
-from ui.markup import escape
+from rag import topics  # noqa: E402 - after the sys.path set-up above
+from rag.generic_terms import GENERIC_WORDS  # noqa: E402 - after the sys.path set-up above
+from rag.topics import name_topics, topic_map  # noqa: E402 - after the sys.path set-up above
+from ui.markup import escape  # noqa: E402 - after the sys.path set-up above
 
 THEMES = {
     "protein": [
