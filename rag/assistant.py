@@ -147,7 +147,7 @@ class Assistant:
         self.writer = (
             LLMWriter(settings.llm_base_url, settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
                       settings.llm_model, settings.llm_timeout, settings.llm_max_retries)
-            if settings.llm_configured else None
+            if settings.llm_configured and settings.llm_base_url is not None else None
         )
 
     # Warnings about the index this assistant reads (corpus changed, abstracts cut), for the CLI and UI.
@@ -167,7 +167,8 @@ class Assistant:
         embedder = Embedder(settings.model_path, settings.embedding_batch_size, settings.model_name)
         store = VectorStore.open(settings.data_dir, settings.collection, settings.chroma_host, settings.chroma_port)
         papers = None if update else _indexed_papers(settings, store)
-        report, notices = None, []
+        report: IngestReport | None = None
+        notices: list[str] = []
         if papers is None:
             with writer_lock(settings.data_dir):
                 papers = None if update else _indexed_papers(settings, store)  # built while we waited?

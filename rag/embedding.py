@@ -65,12 +65,18 @@ class Embedder:
         self._query_cache = lru_cache(maxsize=QUERY_CACHE)(self._embed_one)
         self._model = SentenceTransformer(model_path, device="cpu", local_files_only=True)
         self.name = name or Path(model_path).name
-        self.max_tokens = int(self._model.max_seq_length)
+        max_seq_length = self._model.max_seq_length
+        if max_seq_length is None:
+            raise TypeError(f"the model at {model_path} declares no max_seq_length")
+        self.max_tokens = int(max_seq_length)
 
     @property
     def dimension(self) -> int:
         getter = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
-        return int(getter())
+        dimension = getter()
+        if dimension is None:
+            raise TypeError(f"the model at {self.model_path} declares no embedding dimension")
+        return int(dimension)
 
     def count_tokens(self, text: str) -> int:
         """Word-piece count including special tokens: what the model's window sees."""

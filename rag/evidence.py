@@ -364,7 +364,7 @@ def _enumerates(sentence: str, count: int, noun: str) -> bool:
         return bool(singular) and len(re.findall(rf"\b{re.escape(singular)}s?\b", sentence, re.IGNORECASE)) >= count
     rest = sentence[mention.end():]
     opener = _LIST_OPENER.search(rest)
-    return bool(opener) and len(_SEPARATOR.findall(rest[opener.end():])) >= count - 1
+    return opener is not None and len(_SEPARATOR.findall(rest[opener.end():])) >= count - 1
 
 
 def defines(sentence: str, label: str) -> bool:

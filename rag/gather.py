@@ -376,7 +376,8 @@ class Gatherer:
         rank = sorted(common, key=lambda s: -self.scorer.weights(s))
         out = {"": list(dict.fromkeys(vocab[paper_ids[0]][s] for s in rank))[:limit]}
         for pid in paper_ids:
-            own = set(vocab[pid]) - set.union(*(set(v) for p, v in vocab.items() if p != pid))
+            others: set[str] = set.union(*(set(v) for p, v in vocab.items() if p != pid))
+            own = set(vocab[pid]) - others
             ranked_own = sorted(own, key=lambda s: -self.scorer.weights(s))
             out[pid] = list(dict.fromkeys(vocab[pid][s] for s in ranked_own))[:limit]
         return out

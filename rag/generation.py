@@ -100,7 +100,9 @@ class LLMWriter:
 
         try:
             stream = self._client.chat.completions.create(
-                model=model or self.model, messages=messages, temperature=temperature,
+                # messages are plain role/content dicts; openai's TypedDict union is not inferable from dict[str, str]
+                model=model or self.model, messages=messages,  # type: ignore[arg-type]
+                temperature=temperature,
                 max_tokens=max_tokens, stream=True,
             )
         except openai.APITimeoutError as exc:

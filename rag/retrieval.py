@@ -104,6 +104,8 @@ class Retriever:
         A chunk vector averages several sentences; a query that paraphrases one
         claim matches that sentence better (see the README for the measured effect).
         """
+        if self.sentence_similarity is None:  # never: sentence_weight is 0 without it
+            return scored
         best = self.sentence_similarity(vector, [s.paper_id for s in scored])
         return [Scored(s.paper_id, s.score + self.sentence_weight * best.get(s.paper_id, s.dense), s.dense, s.lexical)
                 for s in scored]
@@ -114,6 +116,8 @@ class Retriever:
         A chunk vector averages a whole abstract; a question about one claim can
         match one sentence far better. The re-ordered head stays above the tail.
         """
+        if self.sentence_similarity is None:  # never: rerank is 0 without it
+            return ranked
         head, tail = ranked[: self.rerank], ranked[self.rerank :]
         best_sentence = self.sentence_similarity(vector, [s.paper_id for s in head])
         rescored = [Scored(s.paper_id, 0.5 * (s.dense + best_sentence.get(s.paper_id, s.dense))

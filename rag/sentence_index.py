@@ -234,7 +234,7 @@ class SentenceIndex:
         """Per paper id: its sentences (``split_sentences(paper.text)``) and one unit float32 row each."""
         with self._lock:
             spans = {p.id: self._span(p) for p in papers}
-            out = {p.id: self._read(p, spans[p.id]) for p in papers if spans[p.id] is not None}
+            out = {p.id: self._read(p, span) for p in papers if (span := spans[p.id]) is not None}
             missing = [p for p in papers if p.id not in out]
             out.update(self._encode(missing))
             return {p.id: out[p.id] for p in papers}

@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import numpy as np
@@ -99,7 +100,7 @@ class _Guarded:
         self._target = target
         self._where = where
 
-    def __getattr__(self, name: str) -> object:
+    def __getattr__(self, name: str) -> Any:
         attr = getattr(self._target, name)
         if not callable(attr):
             return attr

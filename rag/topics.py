@@ -259,7 +259,7 @@ def _pick_terms(weights: np.ndarray, vocabulary: Sequence[str], n_terms: int) ->
     "diffusion models" says more than "diffusion"; a chosen bigram also keeps its
     words and any overlapping bigram out, so no name reads "social, social learning".
     """
-    order = sorted(np.flatnonzero(weights > 0), key=lambda i: (-weights[i], vocabulary[i]))
+    order = sorted(np.flatnonzero(weights > 0).tolist(), key=lambda i: (-weights[i], vocabulary[i]))
     bigrams: dict[str, list[int]] = defaultdict(list)
     for i in order:
         if " " in vocabulary[i]:

@@ -9,6 +9,8 @@ shared by all sessions, because clustering a large corpus takes seconds.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import altair as alt
 import numpy as np
 import pandas as pd
@@ -70,7 +72,7 @@ def _topic_chart(assistant: Assistant, topics: TopicMap) -> str | None:
         "y": [topics.coords[pid][1] for pid in ids],
     })
     pick = alt.selection_point(name=SELECTION, fields=["id"], on="click")
-    scheme = "tableau10" if len(topics.topics) <= SMALL_PALETTE else "tableau20"
+    scheme: Literal["tableau10", "tableau20"] = "tableau10" if len(topics.topics) <= SMALL_PALETTE else "tableau20"
     chart = (
         alt.Chart(frame)
         .mark_circle(size=POINT_SIZE)
