@@ -94,7 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         spans.append((row, row + len(sentences[paper.id])))
         row += len(sentences[paper.id])
     titles = embedder.embed([r["title"] for r in chosen])
-    same = np.mean([np.argmax(standalone[a:b] @ t) == np.argmax(pooled[a:b] @ t) for (a, b), t in zip(spans, titles, strict=True)])
+    same = np.mean([np.argmax(standalone[a:b] @ t) == np.argmax(pooled[a:b] @ t)
+                    for (a, b), t in zip(spans, titles, strict=True)])
     print(f"{len(papers)} papers, {len(chunks)} chunks, {len(keys)} sentences (load {os.getloadavg()[0]:.1f})")
     print(f"encode chunks {chunk_seconds:.1f}s; encode sentences separately +{sentence_seconds:.1f}s "
           f"({sentence_seconds / chunk_seconds:.2f}x the chunk pass); token pass with pooling {pool_seconds:.1f}s "

@@ -176,7 +176,8 @@ class Assistant:
                     papers, notices, report = _build(settings, corpus, embedder, store, progress)
         elif corpus_changed(settings.data_dir, corpus):
             notices.append(CORPUS_CHANGED)
-        assistant = cls(settings, papers, embedder, store, LexicalIndex.load_or_build(papers, settings.data_dir), report)
+        lexical = LexicalIndex.load_or_build(papers, settings.data_dir)
+        assistant = cls(settings, papers, embedder, store, lexical, report)
         assistant.notices = tuple(notices)
         return assistant
 

@@ -92,7 +92,8 @@ class Settings(BaseSettings):
     )
     data_dir: Path = Field(Path(".rag"), description="Where the Chroma store and the BM25 index live.")
     collection: str = Field("abstracts", description="Chroma collection name.")
-    chroma_host: str | None = Field(None, description="Use a Chroma server (`chroma run`) at this host instead of the embedded store.")
+    chroma_host: str | None = Field(
+        None, description="Use a Chroma server (`chroma run`) at this host instead of the embedded store.")
     chroma_port: int = Field(8000, description="Port of the Chroma server.")
 
     # --- embedding and chunking ------------------------------------------
@@ -100,7 +101,8 @@ class Settings(BaseSettings):
         None, description="Local sentence-transformers model folder; default: the bundled all-MiniLM-L6-v2."
     )
     embedding_batch_size: int = Field(64, ge=1, description="Texts per embedding batch.")
-    chunk_tokens: int = Field(200, ge=32, le=512, description="Max word-piece tokens per chunk (the model window is 256).")
+    chunk_tokens: int = Field(200, ge=32, le=512,
+                              description="Max word-piece tokens per chunk (the model window is 256).")
     chunk_overlap_sentences: int = Field(1, ge=0, le=3, description="Sentences repeated between neighbouring chunks.")
 
     # --- retrieval ----------------------------------------------------------
@@ -122,8 +124,10 @@ class Settings(BaseSettings):
     )
 
     # --- answering ---------------------------------------------------------
-    llm_base_url: str | None = Field(None, description="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1. Unset: extractive answers.")
-    llm_api_key: SecretStr | None = Field(None, description="API key for the endpoint (OPENAI_API_KEY is NOT read implicitly).")
+    llm_base_url: str | None = Field(
+        None, description="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1. Unset: extractive answers.")
+    llm_api_key: SecretStr | None = Field(
+        None, description="API key for the endpoint (OPENAI_API_KEY is NOT read implicitly).")
     llm_model: str = Field("gpt-4o-mini", description="Model name sent to the endpoint.")
     llm_timeout: float = Field(60.0, gt=0, description="Seconds before an LLM request is abandoned.")
     llm_max_retries: int = Field(2, ge=0, le=10, description="Retries on connection errors and 5xx/429 answers.")

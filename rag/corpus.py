@@ -373,7 +373,8 @@ def _seed_papers(header: str, abstracts: list[str]) -> Iterator[tuple[int | None
         yield None, make_paper(abstract, id=f"p{number:0{width}d}", meta=meta)
 
 
-_SEED_HEADER = re.compile(r"(?P<venue>.+?)\s+(?P<year>(?:19|20|21)\d\d)(?:\s+(?:papers|proceedings|abstracts))?", re.IGNORECASE)
+_SEED_HEADER = re.compile(r"(?P<venue>.+?)\s+(?P<year>(?:19|20|21)\d\d)(?:\s+(?:papers|proceedings|abstracts))?",
+                          re.IGNORECASE)
 
 
 def seed_venue_year(header: str) -> dict[str, str | int]:

@@ -390,8 +390,8 @@ class Report:
         }
 
 
-MEAN_METRICS = ("cited_precision", "cited_recall", "cited_f1", "first_gold", "all_gold_cited", "keyword_hit", "keyword_recall", "refusal_correct",
-                "false_refusal", "citation_recall", "citation_precision")
+MEAN_METRICS = ("cited_precision", "cited_recall", "cited_f1", "first_gold", "all_gold_cited", "keyword_hit",
+                "keyword_recall", "refusal_correct", "false_refusal", "citation_recall", "citation_precision")
 SUM_METRICS = ("invalid_citations", "removed_citations")
 
 

@@ -37,15 +37,21 @@ from .types import Evidence, Role, Source
 
 # Bibliographic facts abstracts almost never carry: asked for and absent, they are "not stated".
 METADATA_WORDS = frozenset(
-    ["author", "authors", "affiliation", "affiliations", "institution", "institutions", "university", "universities", "lab", "labs", "funding", "funded", "funder", "grant", "grants", "email", "emails", "venue", "published", "publication", "acknowledgments"]
+    ["author", "authors", "affiliation", "affiliations", "institution", "institutions", "university", "universities",
+     "lab", "labs", "funding", "funded", "funder", "grant", "grants", "email", "emails", "venue", "published",
+     "publication", "acknowledgments"]
 )
 
 # Words in a question that ask for sentences of one role ("what did they find", "is the code released").
 ROLE_WORDS: dict[Role, frozenset[str]] = {
-    "result": frozenset(["result", "results", "finding", "findings", "find", "found", "conclusion", "conclusions", "conclude", "takeaway", "takeaways", "outcome", "outcomes", "show", "shows", "showed", "headline"]),
-    "data": frozenset(["dataset", "datasets", "data", "benchmark", "benchmarks", "corpus", "corpora", "evaluated", "evaluation"]),
+    "result": frozenset(["result", "results", "finding", "findings", "find", "found", "conclusion", "conclusions",
+                         "conclude", "takeaway", "takeaways", "outcome", "outcomes", "show", "shows", "showed",
+                         "headline"]),
+    "data": frozenset(["dataset", "datasets", "data", "benchmark", "benchmarks", "corpus", "corpora", "evaluated",
+                       "evaluation"]),
     "problem": frozenset(["motivation", "motivate", "motivated", "challenge", "challenges", "gap"]),
-    "release": frozenset(["code", "github", "link", "links", "url", "repository", "released", "release", "available", "download"]),
+    "release": frozenset(["code", "github", "link", "links", "url", "repository", "released", "release", "available",
+                          "download"]),
 }
 # A sentence in an asked-for role gains this much score; a release sentence (links, "code is available")
 # loses it unless asked, so links are quoted only on request. 0.1 is about the score gap between the first
@@ -78,7 +84,8 @@ FORM_WORDS = frozenset(
 # Of the form words, those that still carry meaning once a specific paper is the target
 # ("What method does DaTMe propose?") are dropped only for choosing the answer's kind.
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&+\-.']*[A-Za-z0-9+]|[A-Za-z0-9]")
-_REVERSED_DEFINITION = re.compile(r"\b([A-Z][A-Za-z0-9-]*[A-Z0-9]s?)\s*\(\s*((?:[A-Za-z][\w-]*\s+){1,7}[A-Za-z][\w-]*)\s*\)")
+_REVERSED_DEFINITION = re.compile(
+    r"\b([A-Z][A-Za-z0-9-]*[A-Z0-9]s?)\s*\(\s*((?:[A-Za-z][\w-]*\s+){1,7}[A-Za-z][\w-]*)\s*\)")
 _CONTRACTION = re.compile(r"'(?:s|re|ve|ll|d|m|t)$|n't$", re.IGNORECASE)
 _DEFINITION = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,7}?[A-Za-z][\w-]*)\s*\(\s*([A-Z][A-Za-z0-9-]*[A-Z0-9]s?)\s*\)")
 
@@ -132,7 +139,8 @@ class Acronyms:
         self._written: dict[str, str] = {}  # the acronym as the abstracts write it ("DGP", "cfDNA")
         for paper in papers:
             pairs = [(m.group(1), m.group(2)) for m in _DEFINITION.finditer(paper.text)]
-            pairs += [(m.group(2), m.group(1)) for m in _REVERSED_DEFINITION.finditer(paper.text)]  # "DGP (Dynamic ...)"
+            # "DGP (Dynamic ...)"
+            pairs += [(m.group(2), m.group(1)) for m in _REVERSED_DEFINITION.finditer(paper.text)]
             for phrase, acronym in pairs:
                 short, long = _definition(phrase, acronym)
                 if short and long:
@@ -254,13 +262,15 @@ class EvidenceScorer:
         for source in sources:
             paper = banked[source.paper.id]
             similarities = paper.vectors @ vector if paper.sentences else np.zeros(0)
-            for sentence, similarity, role, stems in zip(paper.sentences, similarities, paper.roles, paper.stems, strict=True):
+            for sentence, similarity, role, stems in zip(paper.sentences, similarities, paper.roles, paper.stems,
+                                                         strict=True):
                 bonus = ROLE_BONUS if role in asked else -ROLE_BONUS if role == "release" else 0.0
                 scored.append(Evidence(source.number, source.paper.id, sentence, float(similarity),
                                        self.weights.coverage(wanted, stems), role, bonus))
         return sorted(scored, key=lambda e: -e.score)
 
-    def membership(self, criterion: str, vector: np.ndarray, papers: Sequence[Paper]) -> list[tuple[str, Sentence, float]]:
+    def membership(self, criterion: str, vector: np.ndarray,
+                   papers: Sequence[Paper]) -> list[tuple[str, Sentence, float]]:
         """Each paper's best sentence for a criterion and its score, best paper first."""
         wanted = self.wanted(criterion)
         banked = self.bank.get(papers)
@@ -309,7 +319,8 @@ def specific_terms(question: str, terms: Sequence[str], acronyms: Acronyms, know
     for term in terms:
         if "-" in term.strip("-") and not specific_terms(question, term.split("-"), acronyms, known):
             continue  # "GNN-style": specific only through a part that is
-        if term.lower() in METADATA_WORDS or any(c.isdigit() or c == "&" for c in term) or any(c.isupper() for c in term[1:]):
+        if (term.lower() in METADATA_WORDS or any(c.isdigit() or c == "&" for c in term)
+                or any(c.isupper() for c in term[1:])):
             short = term.isupper() and len(term.rstrip("s")) <= 3
             if not short or term.lower().rstrip("s") in acronyms.long_of or stem(term) in known:
                 out.append(term)
@@ -328,8 +339,8 @@ MEMBERSHIP_SIMILARITY_SHARE = 0.5
 
 # --- what a sentence holds -----------------------------------------------------------------
 
-_FIGURE = re.compile(r"\d|\b(?:orders?[- ]of[- ]magnitude|twice|half|double[sd]?|tripled?|\w+fold|percent|two|three|four"
-                     r"|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?|billions?)\b",
+_FIGURE = re.compile(r"\d|\b(?:orders?[- ]of[- ]magnitude|twice|half|double[sd]?|tripled?|\w+fold|percent"
+                     r"|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?|billions?)\b",
                      re.IGNORECASE)
 _WINNER = re.compile(r"\b(?:best|worst|outperform\w*|highest|lowest|strongest|weakest|exceed\w*|surpass\w*|"
                      r"better|worse|largest|smallest|leading|top-performing|state[- ]of[- ]the[- ]art)\b",
@@ -386,7 +397,8 @@ def contribution(evidence: Sequence[Evidence], source: Source) -> Evidence | Non
             or (methods[0] if methods else None) or (own[0] if own else None))
 
 
-_CONTRIBUTES = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design)s?\b",
+_CONTRIBUTES = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+\s+)?"
+                          r"(?:propose|introduce|present|develop|design)s?\b",
                           re.IGNORECASE)
 
 

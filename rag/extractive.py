@@ -116,7 +116,8 @@ def missing_kind_sentence(labels: Sequence[str], expects: str, count: int | None
         return f"{owner} give{'s' if len(labels) == 1 else ''} no figure for this."
     if expects == "enumeration":
         noun = count_noun.strip() or "items"
-        return f"{owner} {'does' if len(labels) == 1 else 'do'} not name the {NUMBER_WORDS.get(count or 0, count)} {noun}."
+        verb = 'does' if len(labels) == 1 else 'do'
+        return f"{owner} {verb} not name the {NUMBER_WORDS.get(count or 0, count)} {noun}."
     return f"{owner} {'does' if len(labels) == 1 else 'do'} not say which one is best."
 
 

@@ -24,7 +24,8 @@ _YEAR_PHRASES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\bbetween\s+({_YEAR})\s+and\s+({_YEAR})\b", re.IGNORECASE), "range"),
     (re.compile(rf"\b(?:from|in)?\s*({_YEAR}){_RANGE_SEP}({_YEAR})\b", re.IGNORECASE), "range"),
     (re.compile(rf"\bsince\s+({_YEAR})\b", re.IGNORECASE), "from"),
-    (re.compile(rf"\b(?:from\s+)?({_YEAR})\s+(?:onwards?|and\s+later|or\s+later|on(?=\s*(?:[?.!,;]|$)))", re.IGNORECASE),
+    (re.compile(rf"\b(?:from\s+)?({_YEAR})\s+(?:onwards?|and\s+later|or\s+later|on(?=\s*(?:[?.!,;]|$)))",
+                re.IGNORECASE),
      "from"),
     (re.compile(rf"\bafter\s+({_YEAR})\b", re.IGNORECASE), "after"),
     (re.compile(rf"\bbefore\s+({_YEAR})\b", re.IGNORECASE), "before"),
@@ -81,7 +82,8 @@ class Filters:
             return other
         venues = tuple(v for v in self.venues if v in other.venues) if self.venues and other.venues \
             else self.venues or other.venues
-        return Filters(venues, _tighter(max, self.year_min, other.year_min), _tighter(min, self.year_max, other.year_max))
+        return Filters(venues, _tighter(max, self.year_min, other.year_min),
+                       _tighter(min, self.year_max, other.year_max))
 
     def describe(self) -> str:
         """Short human form for chips and notices: "NeurIPS, ICML · 2019–2021"."""
@@ -161,7 +163,8 @@ def canonical_venues(names: Iterable[str], known_venues: Iterable[str]) -> tuple
     by_lower = {v.lower(): v for v in known_venues}
     unknown = [n for n in names if n.strip().lower() not in by_lower]
     if unknown:
-        raise FilterError(f"unknown venue(s): {', '.join(unknown)}; this corpus has: {', '.join(sorted(by_lower.values()))}")
+        known = ', '.join(sorted(by_lower.values()))
+        raise FilterError(f"unknown venue(s): {', '.join(unknown)}; this corpus has: {known}")
     return tuple(dict.fromkeys(by_lower[n.strip().lower()] for n in names))
 
 

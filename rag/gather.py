@@ -319,7 +319,8 @@ class Gatherer:
                     and m.score >= POSSIBLE_WITHIN * ceiling][:MAX_POSSIBLE]
         if plan.negated:  # the complement, each paper with what it is about instead
             excluded = {m.paper_id for m in members + possible}
-            members, possible = [self._contribution_match(m) for m in reversed(ranked) if m.paper_id not in excluded], []
+            members = [self._contribution_match(m) for m in reversed(ranked) if m.paper_id not in excluded]
+            possible = []
         elif len(members) == 1 or (not members and ceiling >= LIST_NONE):
             return None  # one paper clears the criterion, or a paraphrase matches loosely: a fact answer decides
         elif not members:
@@ -370,7 +371,8 @@ class Gatherer:
         Words found in more than COMMON_SHARE of the papers ("experiments", "multiple") say nothing about them.
         """
         floor = self.scorer.weights.at_share(COMMON_SHARE)
-        vocab = {pid: {s: w for s, w in _surface_by_stem(self.papers[pid].text).items() if self.scorer.weights(s) > floor}
+        vocab = {pid: {s: w for s, w in _surface_by_stem(self.papers[pid].text).items()
+                       if self.scorer.weights(s) > floor}
                  for pid in paper_ids}
         common = set.intersection(*(set(v) for v in vocab.values()))
         rank = sorted(common, key=lambda s: -self.scorer.weights(s))

@@ -56,8 +56,8 @@ def build_messages(question: str, sources: Sequence[Source], history: Sequence[M
     """
     messages = [{"role": "system", "content": render("answer_system", max_words=int(max_tokens * WORDS_PER_TOKEN))}]
     messages += [{"role": m.role, "content": m.content} for m in history[-HISTORY_TURNS:]]
-    messages.append({"role": "user", "content": render("answer_user", sources=format_sources(sources), question=question,
-                                                        shape=render(f"shape_{kind}"))})
+    messages.append({"role": "user", "content": render("answer_user", sources=format_sources(sources),
+                                                        question=question, shape=render(f"shape_{kind}"))})
     return messages
 
 
@@ -110,7 +110,8 @@ class LLMWriter:
         except openai.APIConnectionError as exc:
             raise GenerationError(f"could not connect to the model endpoint {self._shown_url}") from exc
         except openai.APIStatusError as exc:
-            raise GenerationError(f"the model endpoint answered HTTP {exc.status_code}: {self._clean(exc.message)}") from exc
+            raise GenerationError(
+                f"the model endpoint answered HTTP {exc.status_code}: {self._clean(exc.message)}") from exc
         except openai.OpenAIError as exc:
             raise GenerationError(f"the model endpoint failed: {self._clean(str(exc))}") from exc
         yield from self._read(stream)

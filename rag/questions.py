@@ -60,8 +60,8 @@ _DESCRIBED = re.compile(
 )
 _TOKEN = re.compile(r"(?<![\w&+.-])[A-Za-z][\w&+-]*(?:\.\d+[\w-]*)?[\w+]?")
 # Verbs whose "how much" asks for an amount ("how much does X reduce latency"), unlike "how much does X depend on".
-_CHANGE_VERBS = (r"(?:reduce|improve|increase|decrease|cut|save|speed|accelerate|beat|outperform|exceed|gain|lower|raise"
-                 r"|boost|drop|shrink|grow|compress)\w*")
+_CHANGE_VERBS = (r"(?:reduce|improve|increase|decrease|cut|save|speed|accelerate|beat|outperform|exceed|gain"
+                 r"|lower|raise|boost|drop|shrink|grow|compress)\w*")
 _FIGURE = re.compile(
     r"\bhow\s+many\b|\bby\s+how\s+much\b|\bby\s+what\s+(?:margin|factor|amount|percentage)\b"
     r"|\bhow\s+much\s+(?!(?:does|do|did|is|are|was|were|can|could|should|will|would)\b)\w+"
@@ -79,8 +79,8 @@ _COUNT_LIST = re.compile(
     re.IGNORECASE,
 )
 _HOW_MANY = re.compile(r"\b(?:how\s+many|what\s+number\s+of|number\s+of)\s+((?:[\w&+.-]+\s*){1,4})", re.IGNORECASE)
-_REFERENCE = re.compile(r"\b(?:they|them|their|it|its|this|that|these|those|the\s+(?:paper|method|model|authors|work))\b",
-                        re.IGNORECASE)
+_REFERENCE = re.compile(r"\b(?:they|them|their|it|its|this|that|these|those"
+                        r"|the\s+(?:paper|method|model|authors|work))\b", re.IGNORECASE)
 _WINNER = re.compile(r"\b(?:which|what|who)\b.*\b(?:best|worst|highest|lowest|strongest|weakest|fastest|top"
                      r"|(?:most|least)\s+(?:accurate|effective|efficient|successful|robust))\b",
                      re.IGNORECASE)
@@ -95,10 +95,11 @@ _CLAUSE_BREAK = re.compile(
 _ID_TOKEN = re.compile(r"[\w][\w.:/-]*[\w]|\w")
 _ORDINAL = {"first": 0, "second": 1, "third": 2, "former": 0, "latter": -1, "last": -1}
 _ORDINAL_REF = re.compile(r"\bthe\s+(first|second|third|former|latter|last)\b(?:\s+one)?", re.IGNORECASE)
-_EXCLUDING = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:(?:that|which)\s+)?(?:isn'?t|is\s+not|doesn'?t|does\s+not"
-                        r"|wasn'?t|not)\s+(?:about\s+)?([^,?.;:]+)", re.IGNORECASE)
+_EXCLUDING = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:(?:that|which)\s+)?(?:isn'?t|is\s+not|doesn'?t"
+                        r"|does\s+not|wasn'?t|not)\s+(?:about\s+)?([^,?.;:]+)", re.IGNORECASE)
 _REFERENCE_WORDS = frozenset(
-    ["first", "second", "third", "fourth", "last", "latter", "former", "same", "other", "above", "previous", "next", "one", "two", "three", "four", "this", "that", "these", "those"]
+    ["first", "second", "third", "fourth", "last", "latter", "former", "same", "other", "above", "previous", "next",
+     "one", "two", "three", "four", "this", "that", "these", "those"]
 )
 _NUMBER_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 
@@ -157,7 +158,8 @@ def plan_question(question: str, papers: Sequence[Paper], history: Sequence[Mess
     plan = QuestionPlan(
         question=question, kind="fact", query=question, terms=terms, targets=named, described=described,
         set_valued=bool(_SET_VALUED.search(question)) and not named,
-        negated=bool(_NEGATED.search(question)), alternatives=alternatives((clauses(question) or [question])[0], labels),
+        negated=bool(_NEGATED.search(question)),
+        alternatives=alternatives((clauses(question) or [question])[0], labels),
         carried=conversation_papers(history, papers) if history and not named else [],
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
         clauses=clauses(question), refers=bool(_REFERENCE.search(question)), mentions=len(set(linked.values())),

@@ -134,14 +134,16 @@ _CUES = (
     _cue(_METHOD, 2.0, _WE + r"(propose|introduce|present|develop|design|devise|formulate|derive|describe|extend|"
          r"construct|investigate|explore|rethink|cast|frame|reformulate|identify|provide)",
          r"(this|the) (paper|work) (proposes|introduces|presents|develops|describes|investigates)",
-         r"(is|are) (proposed|introduced|developed|presented|described)\b", r"novel (method|approach|framework|model|architecture|algorithm)",
+         r"(is|are) (proposed|introduced|developed|presented|described)\b",
+         r"novel (method|approach|framework|model|architecture|algorithm)",
          r"in this (paper|work), we\b"),
     # Describing how the method works.
     _cue(_METHOD, 0.8, r"(our|the proposed|this) (method|approach|model|framework|algorithm|network|"
          r"architecture|system|scheme|objective|technique|formulation)\b", r"(called|named|dubbed|termed)\b",
          r"specifically\b", r"in this (paper|work)\b", r"to (this end|address|tackle|alleviate|overcome|solve)\b",
          r"consists? of\b", r"modules?\b", r"layers?\b", r"based on\b", r"leverag", r"strateg",
-         _WE + r"(use|employ|adopt|apply|combine|integrate|incorporate|focus|generali[sz]e|exploit|train|learn|model)\b",
+         _WE + r"(use|employ|adopt|apply|combine|integrate|incorporate|focus|generali[sz]e|exploit|train|learn"
+         r"|model)\b",
          r"and (propose|develop|introduce|design)\b", r"(is|are) (formulated|designed|used|adopted|employed|"
          r"modeled|trained|computed|decomposed|utili[sz]ed|applied|fed|combined|learned|optimi[sz]ed)\b"),
     # The setting: data and benchmarks, and the act of evaluating on them; a sentence with
@@ -165,7 +167,8 @@ _CUES = (
          r"state[- ]of[- ](the[- ])?art (results|performance|accuracy)", r"achiev(es|ed) (state|a|an|the|"
          r"competitive|better|significant|superior|comparable|\d)", r"surpass", r"superior\b", r"favorabl"),
     _cue(_RESULT, 1.0, r"[+-]?\d[\d.]*\s?(%|x\b|×|times\b|fps\b)",
-         r"(significant(ly)?|substantial(ly)?|consistent(ly)?|remarkabl[ey])\b", r"(improves?|improvements?|better|faster|competitive|"
+         r"(significant(ly)?|substantial(ly)?|consistent(ly)?|remarkabl[ey])\b",
+         r"(improves?|improvements?|better|faster|competitive|"
          r"effective(ness)?|efficien(t|cy))\b", r"surprising", r"to (our|the best of our) knowledge",
          r"(this|which|it)( \w+)? (allows|enables|makes it possible|provides|reveals|implies)",
          r"implications\b", r"as a (result|consequence)\b", r"thus\b", r"converges?\b", r"shown to\b"),

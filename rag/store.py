@@ -268,7 +268,10 @@ class VectorStore:
         ]
 
     def paper_vectors(self, page: int = 5000) -> dict[str, np.ndarray]:
-        """Each paper's mean chunk vector, read from the store: topic maps need one vector per paper, not re-embedding."""
+        """Each paper's mean chunk vector, read from the store.
+
+        Topic maps need one vector per paper, not re-embedding.
+        """
         sums: dict[str, np.ndarray] = {}
         counts: Counter[str] = Counter()
         offset = 0

@@ -35,7 +35,8 @@ CLUSTER_DIMS = 32  # k-means on 32 principal components: 2k papers 0.6 s vs 3.2 
 CLUSTER_SAMPLE = 4_000  # above this many papers k-means learns its centres on a sample and assigns the rest
 SILHOUETTE_SAMPLE = 2_000  # silhouette costs O(n^2): scored on at most this many papers (sklearn's sample_size)
 KMEANS_RESTARTS = 10  # sklearn's classic n_init; 4 left a worse optimum on the seeds (k=8 inertia 6.086 vs 6.079)
-THREADS = 1  # BLAS/OpenMP threads for clustering: same sums in any run, and 7.8 s vs 14.9 s on 2k papers on a busy 2-core box
+# BLAS/OpenMP threads for clustering: same sums in any run, and 7.8 s vs 14.9 s on 2k papers on a busy 2-core box
+THREADS = 1
 STEM_CACHE = 200_000  # distinct words remembered by the stemmer cache (a 50k-abstract corpus has ~150k)
 SEED = 0  # every random choice (sample, k-means++ init) uses this, so topics are reproducible
 TERM_SAMPLE = 400  # a topic is named from at most this many of its most central papers (bounds naming at 50k)
