@@ -177,7 +177,8 @@ def rag_cli(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., subproces
 
 @pytest.fixture(scope="session")
 def cli_data_dir(tmp_path_factory: pytest.TempPathFactory,
-                 rag_cli: Callable[..., subprocess.CompletedProcess[str]]) -> tuple[Path, subprocess.CompletedProcess[str]]:
+                 rag_cli: Callable[..., subprocess.CompletedProcess[str]],
+                 ) -> tuple[Path, subprocess.CompletedProcess[str]]:
     """A data dir indexed over the seeds by ``rag -q ingest`` in a subprocess.
 
     Yields ``(data_dir, completed_process_of_that_first_ingest)``. Tests may run

@@ -151,7 +151,8 @@ def test_check_citations_removes_out_of_range_markers() -> None:
         ("dupes [2, 2][2].", 5, "dupes [2][2].", [2], 0),
         ("order [3] then [1][3].", 5, "order [3] then [1][3].", [3, 1], 0),
         ("none valid [6, 7] here.", 5, "none valid here.", [], 2),
-        ("not citations: [Project page], [a], [1.5], x[i].", 5, "not citations: [Project page], [a], [1.5], x[i].", [], 0),
+        ("not citations: [Project page], [a], [1.5], x[i].", 5,
+         "not citations: [Project page], [a], [1.5], x[i].", [], 0),
     ],
 )
 def test_check_citations_normalises_lists_and_ranges(text, n, expected, cited, removed) -> None:

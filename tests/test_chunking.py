@@ -167,7 +167,8 @@ def _assert_valid_chunks(paper_id: str, text: str, chunks: list[Chunk], max_toke
         assert c.paper_id == paper_id and c.id == f"{paper_id}#{c.index}"
         assert c.text == text[c.start : c.end] == c.text.strip()
         assert count_tokens(c.text) <= min(max_tokens, MODEL_WINDOW)
-    assert all(a.start < b.start and a.end < b.end for a, b in zip(chunks, chunks[1:], strict=False)), "chunks must advance"
+    assert all(a.start < b.start and a.end < b.end
+               for a, b in zip(chunks, chunks[1:], strict=False)), "chunks must advance"
     non_space = {i for i, ch in enumerate(text) if not ch.isspace()}
     assert non_space <= {i for c in chunks for i in range(c.start, c.end)}
 

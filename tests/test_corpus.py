@@ -93,7 +93,8 @@ def test_seed_text_is_the_paragraph_verbatim(seed_papers: dict[str, Paper]) -> N
         assert paper.text == paper.text.strip()
         assert f"\n{paper.text}\n" in f"\n{raw}\n"
         assert paper.title is None and paper.url is None
-        assert paper.meta == {"collection": "NeurIPS 2026 Papers", "venue": "NeurIPS", "year": 2026}  # header -> filters
+        # header -> filters
+        assert paper.meta == {"collection": "NeurIPS 2026 Papers", "venue": "NeurIPS", "year": 2026}
     assert seed_papers["p01"].text.endswith("[Project page](https://keen-semolina-09811d.netlify.app/).")
 
 

@@ -467,7 +467,8 @@ def test_a_huge_abstract_is_cut_with_a_warning_and_answers_stay_small(tmp_path) 
     built = run_rag("-q", "ingest", str(corpus), env=env)
     assert built.returncode == 0, built.stderr
     assert re.search(r"^warning: Paper huge's abstract is 1,0\d\d,\d\d\d characters long; only the first "
-                     r"19,\d\d\d are indexed \(max_abstract_chars = 20,000\)\.$", built.stderr, re.MULTILINE), built.stderr
+                     r"19,\d\d\d are indexed \(max_abstract_chars = 20,000\)\.$",
+                     built.stderr, re.MULTILINE), built.stderr
     assert VectorStore.open(tmp_path / "data", "abstracts").paper_states()["huge"].expected_chunks < 40
     asked = run_rag("-q", "ask", "--json", "What happens over the meadow at night?", env=env)
     assert asked.returncode == 0 and len(asked.stdout) < 200_000, len(asked.stdout)

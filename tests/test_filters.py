@@ -154,7 +154,8 @@ def test_which_neurips_2026_papers_lists_only_seed_papers(filtered_assistant: As
 
 
 def test_a_year_range_from_the_caller_narrows_the_question(filtered_assistant: Assistant) -> None:
-    answer = filtered_assistant.answer("Which papers study summarization?", filters=Filters(year_min=2021, year_max=2022))
+    answer = filtered_assistant.answer("Which papers study summarization?",
+                                       filters=Filters(year_min=2021, year_max=2022))
     assert {s.paper_id for s in answer.cited_sources} == {"naacl22-sum", "acl21-sum"}
     assert answer.to_dict()["filters"] == {"venues": (), "year_min": 2021, "year_max": 2022}
 

@@ -322,7 +322,8 @@ def test_plan_carries_expected_kind_and_count(mini) -> None:
     ("What does RiverSense measure, and how many capsules does it use?",
      ["What does RiverSense measure", "how many capsules does it use"]),
     ("Which dataset is used? What metric is reported?", ["Which dataset is used", "What metric is reported"]),
-    ("How fast is GlowNet, and on which hardware does it run?", ["How fast is GlowNet", "on which hardware does it run"]),
+    ("How fast is GlowNet, and on which hardware does it run?",
+     ["How fast is GlowNet", "on which hardware does it run"]),
 ])
 def test_clauses_split_multi_part_questions(question, parts) -> None:
     assert clauses(question) == parts

@@ -212,7 +212,8 @@ def test_changed_paper_is_the_only_one_reembedded(edited_ingest) -> None:
     p07 = edited_ingest["papers"]["p07"]
     assert states["p07"].content_hash.split(":")[0] == p07.content_hash  # tag = content hash + index signature
     assert summary["embedded"] == states["p07"].expected_chunks, "more than the changed paper was embedded"
-    p07_docs = [d for d, m in zip(edited_ingest["documents"], edited_ingest["metadatas"], strict=True) if m["paper_id"] == "p07"]
+    p07_docs = [d for d, m in zip(edited_ingest["documents"], edited_ingest["metadatas"], strict=True)
+                if m["paper_id"] == "p07"]
     assert len(p07_docs) == states["p07"].expected_chunks
     assert any(EDIT_SENTENCE in d for d in p07_docs)
     for pid, state in states.items():
@@ -234,7 +235,8 @@ def test_removed_paper_loses_its_chunks(edited_ingest) -> None:
     assert manifest["corpus"] == [str(edited_ingest["corpus"].resolve())]
 
 
-def test_interrupted_ingest_redoes_only_the_damaged_papers(cli_data_dir, seed_embedder, make_settings, tmp_path) -> None:
+def test_interrupted_ingest_redoes_only_the_damaged_papers(cli_data_dir, seed_embedder, make_settings,
+                                                           tmp_path) -> None:
     data_dir = copy_index(cli_data_dir[0], tmp_path / "data")
     store = VectorStore.open(data_dir, "abstracts")
     collection = raw_collection(data_dir)

@@ -312,7 +312,8 @@ class Handler(BaseHTTPRequestHandler):
             self._write_chunk(b'data: {"id": "broken", "choices": [{"delta": {"content": "x\n\n')
         else:
             for piece in pieces[half:]:
-                self._write_chunk(f"data: {json.dumps(chunk_body(completion_id, model, {'content': piece}))}\n\n".encode())
+                body = json.dumps(chunk_body(completion_id, model, {'content': piece}))
+                self._write_chunk(f"data: {body}\n\n".encode())
             if model == "length":
                 self._write_chunk(f"data: {json.dumps(chunk_body(completion_id, model, {}, 'length'))}\n\n".encode())
         self._write_chunk(b"data: [DONE]\n\n")
