@@ -1,6 +1,6 @@
 # Two commands do all set-up on a fresh machine:
 #   make run    create .venv, install, build the index on first run, serve the chat UI
-#   make test   create .venv, install (with test extras and a headless Chromium), run the tests
+#   make test   create .venv, install (with test extras and a headless Chromium), lint (ruff, mypy), run the tests
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -12,6 +12,8 @@ run: $(STAMP)
 	$(BIN)/rag ui
 
 test: $(STAMP) browser
+	$(BIN)/python -m ruff check .
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
 
 install: $(STAMP)
