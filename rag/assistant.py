@@ -20,6 +20,7 @@ from .catalog import CORPUS_CHANGED, corpus_changed, save_papers, stored_papers,
 from .citations import SentenceSupport, StreamingCitationFilter, score_support
 from .config import SEED_CORPUS, Settings
 from .corpus import Paper, load_corpus
+from .display import answering
 from .embedding import Embedder
 from .evidence import Acronyms, EvidenceScorer, SentenceBank
 from .filters import Filters, parse_filters, venue_counts
@@ -143,7 +144,7 @@ class Assistant:
                                    settings.lexical_weight, settings.rerank, self.sentence_index.max_sim,
                                    settings.sentence_weight)
         self.gatherer = Gatherer(self.by_id, self.retriever, EvidenceScorer(self.bank), embedder,
-                                 store.paper_vectors, settings.retriever)
+                                 store.paper_vectors, settings.retriever, settings.min_relevance)
         self.writer = (
             LLMWriter(settings.llm_base_url, settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
                       settings.llm_model, settings.llm_timeout, settings.llm_max_retries)
@@ -310,8 +311,8 @@ class Assistant:
             "chunks": self.store.count(),
             "embedding_model": self.embedder.name,
             "store": self.store.location,
-            "answer_mode": f"LLM {self.writer.model} at {redact_url(self.writer.base_url)}" if self.writer
-            else "extractive (no model configured)",
+            "answer_mode": answering(self.writer.model, redact_url(self.writer.base_url)) if self.writer
+            else answering(None, None),
         }
 
 

@@ -279,9 +279,35 @@ def _noun_phrases(words: list[str]) -> Iterator[str]:
 
 
 def _distinct_labels(papers: list[Paper]) -> list[Paper]:
-    """Append the id to every label shared by several papers, so each label names one paper."""
+    """Labels that name one paper each: an acronym label other abstracts use too is spelled out, then any label
+    still shared by several papers gets the paper's id appended."""
+    papers = _spelled_out(papers)
     counts = Counter(paper.label for paper in papers)
     return [replace(p, label=f"{p.label} ({p.id})") if counts[p.label] > 1 else p for p in papers]
+
+
+def _spelled_out(papers: list[Paper]) -> list[Paper]:
+    """"SSL" (Selective Social Learning) becomes its long form when another abstract says "SSL" too
+    (self-supervised learning): an acronym label is only unambiguous if no other paper uses it."""
+    acronyms = {p.label for p in papers if _ACRONYM_LABEL.fullmatch(p.label)}
+    if not acronyms:
+        return papers
+    users = Counter(token for p in papers for token in set(_ACRONYM_TOKEN.findall(p.text)) & acronyms)
+    out = []
+    for paper in papers:
+        long = _long_form(paper.text, paper.label) if users[paper.label] > 1 else ""
+        out.append(replace(paper, label=long) if long else paper)
+    return out
+
+
+def _long_form(text: str, acronym: str) -> str:
+    """The words the abstract spells its acronym out with: "Selective Social Learning (SSL)"."""
+    letters = [c for c in acronym if c.isupper()]
+    match = re.search(rf"((?:[\w-]+\s+){{{len(letters)}}})\(\s*{re.escape(acronym)}\s*\)", text)
+    if not match:
+        return ""
+    words = match.group(1).split()
+    return " ".join(words) if [w[0].upper() for w in words] == letters else ""
 
 
 # --------------------------------------------------------------------------- files
@@ -353,6 +379,8 @@ def _read_text(path: Path, gzipped: bool = False) -> str:
 
 # --------------------------------------------------------------------------- text files
 
+_ACRONYM_LABEL = re.compile(r"[A-Z][A-Za-z]*[A-Z][A-Za-z]*")  # "SSL", "DiT": letters only, two capitals or more
+_ACRONYM_TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?![\w-])")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n\s*")
 _HEADING = re.compile(r"#\s+(.+)")
 

@@ -33,3 +33,20 @@ def unit_score(value: float) -> str:
 def plural(count: int, noun: str) -> str:
     """``1 source``, ``5 sources``."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def answer_mode(mode: str, model: str | None = None, endpoint: str | None = None, removed: int = 0) -> str:
+    """How one answer was made, in the one wording the CLI, the UI badge and the export share.
+
+    ``endpoint`` is left out where it must not appear (the export: a URL may carry credentials).
+    """
+    where = f" at endpoint {endpoint}" if endpoint else ""
+    text = {"llm": f"written by model {model}{where}",
+            "fallback": f"extractive fallback: model {model}{where} failed"}.get(
+        mode, "extractive answer: sentences quoted from the abstracts, no language model")
+    return text + (f"; {removed} invalid citation(s) removed" if removed else "")
+
+
+def answering(model: str | None, endpoint: str | None) -> str:
+    """How answers will be made with the current settings (sidebar, corpus statistics)."""
+    return f"model {model} at endpoint {endpoint}" if endpoint else "extractive answers (no model configured)"

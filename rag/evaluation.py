@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 QUESTION_TYPES = ("factual", "paraphrase", "comparative", "aggregate", "unanswerable", "multi_turn",
                   "false_premise")
 MODES: tuple[Mode, ...] = ("dense", "bm25", "hybrid")
+# The retrieval the answers really use (named and described papers linked, filters, follow-ups), scored beside
+# the plain retrievers: its recall@k is over the answer's own first k sources.
+ANSWER_PATH = "answer"
 OVERALL = "overall"
 
 
@@ -416,7 +419,7 @@ def run_eval(assistant: Assistant, questions: Sequence[Question], k: int, modes:
     from .citations import SUPPORT_THRESHOLD
 
     answering = assistant.stats()["answer_mode"] if use_llm else "extractive (forced)"
-    report = Report(k=k, modes=tuple(modes), answering=str(answering), papers=len(assistant.papers),
+    report = Report(k=k, modes=(*modes, ANSWER_PATH), answering=str(answering), papers=len(assistant.papers),
                     threshold=SUPPORT_THRESHOLD)
     started = time.perf_counter()
     for i, question in enumerate(questions, 1):
@@ -426,6 +429,7 @@ def run_eval(assistant: Assistant, questions: Sequence[Question], k: int, modes:
         }
         asked = time.perf_counter()
         answer = assistant.ask(question.question, history=_messages(question), top_k=k, use_llm=use_llm).result()
+        retrieved[ANSWER_PATH] = [s.paper.id for s in answer.sources][:k]  # what the answer really drew on
         row = score_answer(question, answer, retrieved, time.perf_counter() - asked, SUPPORT_THRESHOLD)
         report.rows.append(row)
         if progress:
@@ -503,7 +507,8 @@ def aligned(header: Sequence[str], body: Sequence[Sequence[str]], footer: Sequen
 
 
 LEGEND = """\
-R@k mode     recall@k of the gold papers for that retriever (answerable questions)
+R@k mode     recall@k of the gold papers for that retriever (answerable questions); "answer" is the
+             answer's own first k sources: the path answers really use (names linked, follow-ups, filters)
 cite P/R/F1  cited papers vs gold papers (answerable questions; citing nothing scores 0)
 gold 1st     single-paper questions whose first cited paper is the gold one
 all gold     answerable questions citing every gold paper

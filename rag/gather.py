@@ -49,7 +49,6 @@ from .types import Evidence, Message, Source
 
 # --- thresholds; each says where it was chosen ---------------------------------------------
 # Dev set (tests/data/dev_questions.jsonl) and its rewordings; never the validation set.
-MIN_RELEVANCE = 0.25  # below this best-sentence similarity nothing in the corpus is about the question
 EXPECTED_WITHIN = 0.6  # a sentence holding the asked-for figure may score this share of the best one
 FOLLOWUP_SHARE = 0.8  # a follow-up: the conversation's papers score at least this share of the corpus' best
 # A question that points back ("they", "its", "the paper") stays with the conversation's papers while they score at
@@ -73,7 +72,7 @@ MAX_POSSIBLE = 3  # at most this many borderline papers
 # Below this best criterion score nothing in the corpus is about the criterion. Measured: "which papers" questions on
 # topics absent from the hand-written mini corpus 0.10-0.20; dev paraphrased single-paper questions phrased as
 # "Is there a paper ...?" and their rewordings 0.20-0.56. The two touch at 0.20, so this floor is a weak signal; the
-# fact answer that follows has its own relevance floor (MIN_RELEVANCE).
+# fact answer that follows has its own relevance floor (the min_relevance setting).
 LIST_NONE = 0.2
 MAX_LISTED = 20  # a list answer shows at most this many papers (the count says how many match)
 LIST_SCAN = 200  # corpora up to this size have every paper scored for a list; larger ones a retrieval pool
@@ -137,12 +136,13 @@ class Gatherer:
 
     def __init__(self, papers: Mapping[str, Paper], retriever: Retriever, scorer: EvidenceScorer,
                  embedder: Embedder, paper_vectors: Callable[[], Mapping[str, np.ndarray]],
-                 mode: Mode = "hybrid") -> None:
+                 mode: Mode = "hybrid", min_relevance: float = 0.25) -> None:
         self.papers = papers
         self.retriever = retriever
         self.scorer = scorer
         self.embedder = embedder
         self.mode = mode
+        self.min_relevance = min_relevance  # below this best-sentence similarity nothing is about the question
         self._paper_vectors = paper_vectors
         self._topics: TopicMap | None = None
         self._lock = threading.Lock()
@@ -248,7 +248,7 @@ class Gatherer:
         sources = self.sources(plan.query, pointed, scope, k)
         evidence = self._evidence(plan, sources)
         gathered = Gathered("fact", sources, pointed, evidence)
-        if not evidence or (max(e.similarity for e in evidence) < MIN_RELEVANCE and not pointed):
+        if not evidence or (max(e.similarity for e in evidence) < self.min_relevance and not pointed):
             gathered.missing, gathered.evidence = Missing("nothing"), []
             return gathered
         if pointed:  # the question is about these papers: quote nothing else

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from .display import plural, relevance, unit_score
+from .display import answer_mode, plural, relevance, unit_score
 from .safety import safe_url, strip_control
 
 if TYPE_CHECKING:
@@ -31,10 +31,7 @@ SUPPORT_PREVIEW_CHARS = 160  # start of an unsupported sentence listed under the
 
 def mode_line(answer: Answer) -> str:
     """How the answer was made, in brackets (scripts and tests look for ``[extractive answer``)."""
-    mode = {"extractive": "extractive answer: sentences quoted from the abstracts, no language model",
-            "llm": f"written by {answer.model}", "fallback": "extractive fallback"}[answer.mode]
-    removed = f"; {answer.removed_citations} invalid citation(s) removed" if answer.removed_citations else ""
-    return strip_control(f"[{mode}{removed}]")
+    return strip_control(f"[{answer_mode(answer.mode, answer.model, removed=answer.removed_citations)}]")
 
 
 class Printer:

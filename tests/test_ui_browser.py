@@ -149,7 +149,7 @@ def test_answer_streams_and_citation_scrolls_to_its_card(page) -> None:  # type:
     # The export button is drawn last and enabled once there is a turn: the run is over,
     # so Streamlit's scroll-to-bottom will not move the page under the screenshot.
     expect(page.get_by_test_id("stDownloadButton").get_by_role("button")).to_be_enabled(timeout=ANSWER_TIMEOUT_MS)
-    expect(page.get_by_text("extractive answer (no model configured)").first).to_be_visible()
+    expect(page.get_by_text("extractive answer: sentences quoted from the abstracts").first).to_be_visible()
     expect(page.get_by_test_id("stException")).to_have_count(0)
     ARTIFACTS.mkdir(exist_ok=True)
     _wait_for_scrolling_to_stop(page)  # Streamlit scrolls a chat to its bottom; the page scrolls back to the turn

@@ -19,7 +19,7 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from rag.assistant import Answer, Assistant, QuestionError, Response
-from rag.display import plural, relevance, unit_score
+from rag.display import answer_mode, plural, relevance, unit_score
 from rag.retrieval import Source
 
 from . import service, sidebar, state
@@ -283,12 +283,7 @@ def _flag_unsupported(answer: Answer) -> None:
 
 def mode_badge(answer: Answer, endpoint: str | None) -> str:
     """How this answer was made: quoted (no model), written by a model, or quoted after a model failed."""
-    removed = f"; {answer.removed_citations} invalid citation(s) removed" if answer.removed_citations else ""
-    if answer.mode == "llm":
-        return f"model {answer.model} at endpoint {endpoint}{removed}"
-    if answer.mode == "fallback":
-        return f"extractive fallback: model {answer.model} at endpoint {endpoint} failed{removed}"
-    return "extractive answer (no model configured)"
+    return answer_mode(answer.mode, answer.model, endpoint, answer.removed_citations)
 
 
 def _timing(answer: Answer) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rag.assistant import Answer
+from rag.display import answer_mode
 from rag.retrieval import Source
 from rag.safety import safe_url, strip_control
 
@@ -56,12 +57,8 @@ def reference_entry(answer: Answer, source: Source) -> str:
 
 def mode_description(answer: Answer) -> str:
     """How the answer was produced, in words (no endpoint: it may carry credentials)."""
-    if answer.mode == "llm":
-        return f"Written by the model {_text(answer.model or '')} from the sources below."
-    if answer.mode == "fallback":
-        return (f"Extractive fallback: the model {_text(answer.model or '')} failed; "
-                "sentences quoted from the sources below.")
-    return "Extractive answer: sentences quoted from the sources below (no model configured)."
+    text = answer_mode(answer.mode, _text(answer.model or ""))
+    return text[:1].upper() + text[1:] + "."
 
 
 def _text(text: str) -> str:

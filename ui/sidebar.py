@@ -6,6 +6,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from rag.assistant import Assistant
+from rag.display import answering
 from rag.filters import Filters, year_counts
 from rag.store import StoreError
 
@@ -64,8 +65,8 @@ def mode_summary(assistant: Assistant, model: str = "") -> str:
     Code spans keep the endpoint from becoming a link (GFM links bare URLs even when escaped).
     """
     if assistant.writer is None:
-        return "extractive answers (no model configured)"
-    return f"model `{model.strip() or assistant.writer.model}` at endpoint `{service.endpoint(assistant)}`"
+        return answering(None, None)
+    return answering(f"`{model.strip() or assistant.writer.model}`", f"`{service.endpoint(assistant)}`")
 
 
 def _corpus_summary(assistant: Assistant) -> None:
