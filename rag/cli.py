@@ -79,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "/new (new conversation), /quit; Ctrl-C clears the line.")
     _add_answer_options(chat)
     chat.add_argument("--plain", action="store_true", help="plain text: no styling, Markdown printed as written")
+    add_filter_options(chat)
 
     papers = _command(sub, "papers", help="list the indexed papers with their ids and labels", short_quiet=False,
                       description="List every paper of the corpus: id, label and the start of its abstract.")
