@@ -248,7 +248,8 @@ class Gatherer:
         sources = self.sources(plan.query, pointed, scope, k)
         evidence = self._evidence(plan, sources)
         gathered = Gathered("fact", sources, pointed, evidence)
-        if not evidence or (max(e.similarity for e in evidence) < self.min_relevance and not pointed):
+        unreadable = not words(plan.question)  # no word the corpus could share: a plain refusal, never a quote
+        if not evidence or unreadable or (max(e.similarity for e in evidence) < self.min_relevance and not pointed):
             gathered.missing, gathered.evidence = Missing("nothing"), []
             return gathered
         if pointed:  # the question is about these papers: quote nothing else

@@ -189,8 +189,8 @@ def suggested_kind(plan: QuestionPlan) -> Kind:
         return "summary"
     if plan.set_valued and not pointed:
         return "list"
-    if not pointed and not plan.terms and not plan.carried:
-        return "overview"
+    if not pointed and not plan.terms and not plan.carried and words(plan.question):
+        return "overview"  # (a question in a script we can't read has no words at all: not an overview)
     return "fact"
 
 

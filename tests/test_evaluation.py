@@ -315,7 +315,9 @@ def test_run_eval_searches_every_mode_and_asks_with_history_and_k() -> None:
     assert assistant.searches == [("What is X?", 3, "dense"), ("What is X?", 3, "hybrid")]
     [asked] = assistant.asks
     assert (asked["question"], asked["top_k"], asked["use_llm"], asked["history"]) == ("What is X?", 3, False, [])
-    assert report.rows[0].recall == {"dense": 1.0, "hybrid": 1.0}
+    # the answer path is scored too: its own first k sources (here p01 among them)
+    assert report.rows[0].recall == {"dense": 1.0, "hybrid": 1.0, "answer": 1.0}
+    assert report.modes == ("dense", "hybrid", "answer")
     assert report.answering == "extractive (forced)"
 
 

@@ -194,6 +194,9 @@ def test_a_second_answer_is_scrolled_to_its_start(page) -> None:  # type: ignore
         chat_input.press("Enter")
         expect(page.locator(f".st-key-turn-{number}")).to_be_attached(timeout=ANSWER_TIMEOUT_MS)
         expect(page.locator(f'[id^="src-{number}-"]').first).to_be_attached(timeout=ANSWER_TIMEOUT_MS)
+    # the mode badge is drawn once the answer has finished streaming: only then can the page stop moving
+    expect(page.locator(".st-key-turn-2").get_by_text("extractive answer: sentences quoted").first).to_be_attached(
+        timeout=ANSWER_TIMEOUT_MS)
     _wait_for_scrolling_to_stop(page)
     _assert_turn_starts_the_view(page, 2)
     expect(page.locator(".st-key-turn-2").get_by_text("12,326").first).to_be_in_viewport()
