@@ -201,8 +201,8 @@ class Gatherer:
 
     def _is_followup(self, plan: QuestionPlan, scope: Scope) -> bool:
         """Follow-up when the conversation's papers answer the question about as well as the whole corpus."""
-        if not plan.terms:
-            return True
+        if not plan.terms:  # nothing to retrieve on its own: a follow-up only if it points back ("and the second one?")
+            return plan.refers
         own = self.retriever.rank(plan.question, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)[:1]
         carried = self.retriever.rank(plan.question, paper_ids=plan.carried, mode=self.mode)[:1]
         if not own or not carried:

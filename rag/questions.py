@@ -79,8 +79,15 @@ _COUNT_LIST = re.compile(
     re.IGNORECASE,
 )
 _HOW_MANY = re.compile(r"\b(?:how\s+many|what\s+number\s+of|number\s+of)\s+((?:[\w&+.-]+\s*){1,4})", re.IGNORECASE)
-_REFERENCE = re.compile(r"\b(?:they|them|their|it|its|this|that|these|those"
-                        r"|the\s+(?:paper|method|model|authors|work))\b", re.IGNORECASE)
+_REFERENCE = re.compile(
+    r"\b(?:they|them|their|it|its|this|that|these|those|either|neither|the\s+(?:paper|method|model|authors|work"
+    r"|one|ones|former|latter|first|second|third|last|other|same))\b"
+    r"|^\s*(?:and|also|what\s+about|how\s+about|what\s+else)\b",
+    re.IGNORECASE,
+)
+# "this collection", "these papers": the corpus itself, not something said earlier
+_COLLECTION = re.compile(r"\b(?:this|these|the)\s+(?:collection|corpus|set|papers|abstracts|conference)\b",
+                         re.IGNORECASE)
 _WINNER = re.compile(r"\b(?:which|what|who)\b.*\b(?:best|worst|highest|lowest|strongest|weakest|fastest|top"
                      r"|(?:most|least)\s+(?:accurate|effective|efficient|successful|robust))\b",
                      re.IGNORECASE)
@@ -162,7 +169,8 @@ def plan_question(question: str, papers: Sequence[Paper], history: Sequence[Mess
         alternatives=alternatives((clauses(question) or [question])[0], labels),
         carried=conversation_papers(history, papers) if history and not named else [],
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
-        clauses=clauses(question), refers=bool(_REFERENCE.search(question)), mentions=len(set(linked.values())),
+        clauses=clauses(question), refers=bool(_REFERENCE.search(_COLLECTION.sub(" ", question))),
+        mentions=len(set(linked.values())),
     )
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
     if plan.set_phrase:
@@ -189,7 +197,7 @@ def suggested_kind(plan: QuestionPlan) -> Kind:
         return "summary"
     if plan.set_valued and not pointed:
         return "list"
-    if not pointed and not plan.terms and not plan.carried and words(plan.question):
+    if not pointed and not plan.terms and not (plan.carried and plan.refers) and words(plan.question):
         return "overview"  # (a question in a script we can't read has no words at all: not an overview)
     return "fact"
 
