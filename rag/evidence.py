@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .chunking import Sentence, split_sentences
+from .chunking import Sentence
 from .corpus import Paper
 from .embedding import Embedder
 from .lexical import STOPWORDS, TermWeights, stem
@@ -198,12 +198,12 @@ class SentenceBank:
     """
 
     def __init__(self, embedder: Embedder, weights: TermWeights, acronyms: Acronyms,
-                 vectors: Callable[[Sequence[Paper]], Mapping[str, tuple[list[Sentence], np.ndarray]]] | None = None,
+                 vectors: Callable[[Sequence[Paper]], Mapping[str, tuple[list[Sentence], np.ndarray]]],
                  capacity: int = 2000) -> None:
         self.embedder = embedder
         self.weights = weights
         self.acronyms = acronyms
-        self._vectors = vectors or self._encode  # the stored sentence vectors, read, never re-encoded
+        self._vectors = vectors  # the stored sentence index: read, never re-encoded (it encodes unindexed papers)
         self.capacity = capacity
         self._lock = threading.Lock()  # one assistant serves every UI session, each in its own thread
         self._cache: OrderedDict[str, Banked] = OrderedDict()
@@ -225,16 +225,6 @@ class SentenceBank:
         for pid, (sentences, vectors) in self._vectors(papers).items():
             self._cache[pid] = Banked(sentences, vectors, sentence_roles([s.text for s in sentences]),
                                       [term_stems(words(self.acronyms.expand(s.text))) for s in sentences])
-
-    def _encode(self, papers: Sequence[Paper]) -> dict[str, tuple[list[Sentence], np.ndarray]]:
-        """Sentence vectors encoded now (for an assistant built without a stored sentence index)."""
-        split = {p.id: split_sentences(p.text) for p in papers}
-        vectors = self.embedder.embed([s.text for p in papers for s in split[p.id]])
-        out, row = {}, 0
-        for paper in papers:
-            out[paper.id] = (split[paper.id], vectors[row: row + len(split[paper.id])])
-            row += len(split[paper.id])
-        return out
 
 
 class EvidenceScorer:

@@ -11,38 +11,19 @@ from __future__ import annotations
 import re
 
 import pytest
+from answer_checks import assert_citations_valid, cited_ids, markers, number_of
 
 from rag.assistant import Answer, Assistant, QuestionError
 from rag.types import Message
 
 GNN_PAPERS = {"m2", "m5", "m6"}
 COLUMNS = ["Problem", "Approach", "Data / setting", "Main result"]
-MARKER = re.compile(r"\[(\d+)\]")
 ROW_HEAD = re.compile(r"^\*\*(?P<label>[^*]+)\*\* \((?P<id>[\w.-]+)\)$")
 ITEM_HEAD = re.compile(r"^(?:\d+\.|-)\s+\*\*(?P<label>[^*]+)\*\* \((?P<id>[\w.-]+)\):\s*(?P<body>.*)$")
 PARAGRAPH_HEAD = re.compile(r"^\*\*(?P<label>[^*]+)\*\* \((?P<id>[\w.-]+)\):\s*(?P<body>.*)$")
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def markers(text: str) -> list[int]:
-    return [int(n) for n in MARKER.findall(text)]
-
-
-def number_of(answer: Answer, paper_id: str) -> int:
-    return next(s.number for s in answer.sources if s.paper_id == paper_id)
-
-
-def cited_ids(answer: Answer) -> list[str]:
-    return [s.paper_id for s in answer.cited_sources]
-
-
-def assert_citations_valid(answer: Answer) -> None:
-    found = markers(answer.text)
-    assert all(1 <= n <= len(answer.sources) for n in found), (found, len(answer.sources))
-    assert sorted(set(found)) == sorted(answer.cited)
-    assert answer.removed_citations == 0
 
 
 def unmarked(text: str) -> str:

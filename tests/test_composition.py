@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from answer_checks import assert_citations_valid, cited_ids, markers, number_of
 
 from rag.assistant import Answer, Assistant
 from rag.citations import SUPPORT_THRESHOLD, answer_sentences, score_support
@@ -33,7 +34,6 @@ from rag.generation import Message
 from rag.questions import plan_question
 
 MINI_CORPUS = Path(__file__).resolve().parent / "data" / "mini_corpus.jsonl"
-MARKER = re.compile(r"\[(\d+)\]")
 PARAGRAPH_HEAD = re.compile(r"^(?:\d+\.\s*)?\*\*(?P<label>[^*]+)\*\* \((?P<id>[\w.-]+)\):\s*")
 GNN_PAPERS = {"m2", "m5", "m6"}
 
@@ -57,25 +57,6 @@ def mini_llm(mini, make_settings, openai_server):
         return Assistant(settings, mini.papers, mini.embedder, mini.store, mini.retriever.lexical)
 
     return build
-
-
-def markers(text: str) -> list[int]:
-    return [int(n) for n in MARKER.findall(text)]
-
-
-def number_of(answer: Answer, paper_id: str) -> int:
-    return next(s.number for s in answer.sources if s.paper_id == paper_id)
-
-
-def cited_ids(answer: Answer) -> list[str]:
-    return [s.paper_id for s in answer.cited_sources]
-
-
-def assert_citations_valid(answer: Answer) -> None:
-    found = markers(answer.text)
-    assert all(1 <= n <= len(answer.sources) for n in found), (found, len(answer.sources))
-    assert sorted(set(found)) == sorted(answer.cited)
-    assert answer.removed_citations == 0
 
 
 def claims(text: str) -> list[str]:
