@@ -27,6 +27,7 @@ from .types import Evidence, Role, Source, escape_brackets
 KEEP_WITHIN = 0.8  # a fact answer's further sentences score at least this share of the best one (dev set)
 OTHER_PAPER_WITHIN = 0.95  # ... and a sentence of another paper nearly as much as the best (dev set)
 CELL_WORDS = 28  # a comparison-table cell quotes at most this many words of its sentence (readability)
+LEAD = "Closest to the question in each abstract:"
 REFUSAL = "The abstracts in this corpus don't answer this question."
 REASON_CAVEAT = ("The abstract doesn't explain this in so many words; here is what it states "
                  "(check the question's premise against it):")
@@ -185,16 +186,17 @@ def summary(source: Source, evidence: Sequence[Evidence]) -> Composed:
 
 
 def comparison(sources: Sequence[Source], evidence: Sequence[Evidence], shared: Mapping[str, list[str]],
-               by_relevance: bool = True) -> Composed:
+               by_relevance: bool = True, closest: Sequence[Evidence] = ()) -> Composed:
     """A table: one row per paper, a short cited quote per column, then what both abstracts share.
 
-    With ``by_relevance`` each cell holds the role's sentence most relevant to the
-    question; without (a bare "compare X and Y"), the approach cell is the paper's
-    contribution sentence and the others the first of their role.
+    Sentences ``closest`` to what the question asks come first, as its direct answer. With
+    ``by_relevance`` each cell holds the role's sentence most relevant to the question; without
+    (a bare "compare X and Y"), the approach cell is the paper's contribution sentence and the
+    others the first of their role.
     """
-    header = "| Paper | " + " | ".join(name for name, _ in COLUMNS) + " |"
-    lines = [header, "|" + " --- |" * (len(COLUMNS) + 1)]
-    chosen: list[Evidence] = []
+    chosen = list(closest)
+    lines = [LEAD, *_closest_lines(sources, closest), ""] if closest else []
+    lines += ["| Paper | " + " | ".join(name for name, _ in COLUMNS) + " |", "|" + " --- |" * (len(COLUMNS) + 1)]
     table: list[dict[str, object]] = []
     for source in sources:
         own = [e for e in evidence if e.paper_id == source.paper.id]
@@ -212,6 +214,16 @@ def comparison(sources: Sequence[Source], evidence: Sequence[Evidence], shared: 
         table.append(row)
     lines += ["", f"_{_shared_line(sources, shared)}_"]
     return Composed("\n".join(lines), chosen, table=table)
+
+
+def _closest_lines(sources: Sequence[Source], closest: Sequence[Evidence]) -> list[str]:
+    """One bullet per paper quoting its sentences closest to the question."""
+    lines = []
+    for source in sources:
+        own = [e for e in closest if e.paper_id == source.paper.id]
+        if own:
+            lines.append(f"- {_heading(source)}: " + " ".join(cite(e.sentence.text, source.number) for e in own))
+    return lines
 
 
 def _cell(text: str) -> str:
@@ -260,7 +272,8 @@ def compose(gathered: Gathered, limit: int) -> Composed:
         return paper_list(gathered.criterion, gathered.members, gathered.possible, sources, gathered.negated,
                           gathered.matched_total)
     if gathered.kind == "compare":
-        return comparison(sources[: len(gathered.focus)], gathered.evidence, gathered.shared, gathered.by_relevance)
+        return comparison(sources[: len(gathered.focus)], gathered.evidence, gathered.shared, gathered.by_relevance,
+                          gathered.extra)
     if gathered.kind == "summary":
         return summary(sources[0], gathered.evidence)
     if gathered.kind == "overview":

@@ -366,8 +366,25 @@ class Gatherer:
     def _compare(self, plan: QuestionPlan, pointed: list[str], scope: Scope, k: int) -> Gathered:
         sources = self.sources(plan.query, pointed, scope, len(pointed))
         evidence = self._evidence(plan, sources)
+        asked = self._about_something(plan)
         return Gathered("compare", sources, pointed, evidence, shared=self._shared_terms(pointed),
-                        by_relevance=self._about_something(plan))
+                        by_relevance=asked, extra=self._closest_per_part(plan, sources) if asked else [])
+
+    def _closest_per_part(self, plan: QuestionPlan, sources: Sequence[Source]) -> list[Evidence]:
+        """Each compared paper's best sentence for each part of the question, paper by paper.
+
+        The comparison table profiles the papers; what the question asks of them
+        ("what is attributed in each, and how are the labels made trustworthy?") is
+        answered by these, quoted before it.
+        """
+        parts = plan.clauses or [plan.question]
+        vectors = [self.embedder.embed_query(part) for part in parts]
+        closest: list[Evidence] = []
+        for source in sources:
+            for part, vector in zip(parts, vectors, strict=True):
+                best = self.scorer.sentences(content_terms(part), vector, [source], part)[:1]
+                closest += [e for e in best if all(e.sentence != c.sentence for c in closest)]
+        return closest
 
     def _shared_terms(self, paper_ids: Sequence[str], limit: int = 6) -> dict[str, list[str]]:
         """Distinctive words all compared abstracts use, and each one's own, rarest first.

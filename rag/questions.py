@@ -155,7 +155,10 @@ def plan_question(question: str, papers: Sequence[Paper], history: Sequence[Mess
 
     With the corpus's ``acronyms``, a label spelled out ("Dynamic Gated Pathways" for DGP) names its paper too.
     """
-    linked = _linked(acronyms.shorten(question) if acronyms else question, papers)
+    linked = _linked(question, papers)
+    if acronyms:  # "Dynamic Gated Pathways" -> DGP; a label that is itself a long form still matches as written
+        for pid, at in _linked(acronyms.shorten(question), papers).items():
+            linked.setdefault(pid, at)
     named = sorted(linked, key=lambda pid: linked[pid])
     labels = [p.label for p in papers if p.id in named] + [t for t in name_tokens(question)]
     described = described_parts(question, named, papers)
