@@ -35,7 +35,8 @@ Expects = Literal["figure", "enumeration", "winner", "definition", "reason", "an
 
 MAX_NAME_PAPERS = 3  # a token found in more abstracts than this is a term, not a name
 
-_SET_NOUN = r"(?:papers|works|studies|articles|abstracts|publications|ones)"
+# What a collection is a set of: its papers, or the methods they contribute ("Which methods ... are training-free?").
+_SET_NOUN = r"(?:papers|works|studies|articles|abstracts|publications|ones|methods|approaches|techniques|frameworks)"
 _SET_VALUED = re.compile(
     rf"\b(?:which|what|list|name|find|show|enumerate|are\s+there|how\s+many|any)\b[^?.]*?\b{_SET_NOUN}\b"
     r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
