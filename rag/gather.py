@@ -20,6 +20,7 @@ may cite), the evidence, and the decision; the composers only arrange it.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -42,7 +43,7 @@ from .evidence import (
     words,
 )
 from .filters import Filters
-from .questions import Kind, QuestionPlan, narrow_carried, previous_question
+from .questions import Kind, QuestionPlan, clauses, narrow_carried, previous_question
 from .retrieval import Mode, Retriever, Scored
 from .topics import TopicMap, paper_topics
 from .types import Evidence, Message, Source
@@ -375,9 +376,11 @@ class Gatherer:
 
         The comparison table profiles the papers; what the question asks of them
         ("what is attributed in each, and how are the labels made trustworthy?") is
-        answered by these, quoted before it.
+        answered by these, quoted before it. Only the question sentences count: a preamble
+        ("X and Y are both attribution benchmarks.") says what the papers share, not what is asked.
         """
-        parts = plan.clauses or [plan.question]
+        asked = " ".join(re.findall(r"[^.?!]*\?", plan.question)).strip() or plan.question  # not the preamble
+        parts = clauses(asked) or [asked]
         vectors = [self.embedder.embed_query(part) for part in parts]
         closest: list[Evidence] = []
         for source in sources:

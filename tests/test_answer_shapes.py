@@ -128,6 +128,28 @@ def test_comparison_is_a_table_with_one_row_per_named_paper(mini_assistant, ques
     assert answer.to_dict()["table"] == answer.table and answer.to_dict()["question_kind"] == "compare"
 
 
+def test_a_label_that_is_a_long_form_still_names_its_paper(seed_assistant) -> None:
+    """p02's label "Selective Social Learning" is also the long form of its acronym SSL."""
+    answer = seed_assistant.answer("Selective Social Learning and RISE both make learning agents update "
+                                   "selectively. How do the two ideas differ?")
+    assert_comparison_table(seed_assistant, answer, ["p02", "p07"])
+
+
+def test_a_comparison_that_asks_something_answers_it_per_paper_before_the_table(seed_assistant) -> None:
+    answer = seed_assistant.answer("Who&When Pro and V33DA are both attribution benchmarks. How does each "
+                                   "make sure its ground-truth labels are trustworthy?")
+    lead, table = answer.text.split("\n| Paper |", 1)
+    bullets = [line for line in lead.splitlines() if line.startswith("- ")]
+    assert [b.split("(")[1][:3] for b in bullets] == ["p05", "p10"], lead
+    assert "ground truth" in lead.lower(), lead  # V33DA's "physically verified ground truth"
+    assert "| Who&When Pro" in table or "**Who&When Pro**" in table
+
+
+def test_a_bare_comparison_has_no_lead(seed_assistant) -> None:
+    answer = seed_assistant.answer("Compare DaTMe and DGP.")
+    assert answer.text.startswith("| Paper |"), answer.text[:200]
+
+
 def test_two_papers_selected_by_the_filter_are_compared(mini_assistant) -> None:
     answer = mini_assistant.answer("How do these two papers differ?", paper_ids=["m2", "m7"])
     assert_comparison_table(mini_assistant, answer, ["m2", "m7"])

@@ -69,6 +69,8 @@ def seed_id(papers: list[Paper], label: str) -> str:
     "Are there papers about speech recognition?",
     "Do any papers study legged robots?",
     "How many papers use transformers?",
+    "Which methods in this collection are training-free?",
+    "What approaches cut GPU memory during fine-tuning?",
 ])
 def test_questions_about_sets_of_papers_suggest_a_list(question) -> None:
     plan = plan_question(question, [])
