@@ -164,6 +164,9 @@ def test_pointers_are_not_a_set_phrase(question) -> None:
     ("sensor data, including drifting capsules", ["sensor data", "drifting capsules"]),
     ("insects such as bees or fireflies", ["insects", "bees", "fireflies"]),
     ("graph neural networks", ["graph neural networks"]),
+    # "or" inside one long criterion coordinates its words; the parts alone are not alternatives
+    ("cut the compute or GPU memory cost of running or training large neural networks on long sequences",
+     ["cut compute GPU memory cost running training large neural networks long sequences"]),
 ])
 def test_criterion_alternatives_split_on_or_including_such_as(criterion, expected) -> None:
     assert alternatives(criterion) == expected
