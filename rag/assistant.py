@@ -44,6 +44,16 @@ class QuestionError(ValueError):
 
 
 @dataclass
+class MoreMatch:
+    """A paper that matches a "which papers" criterion but ranks past the listed ones, with its best sentence."""
+
+    paper_id: str
+    label: str
+    sentence: str
+    score: float
+
+
+@dataclass
 class Answer:
     """A finished answer: text with valid citations only, and everything needed to show it."""
 
@@ -59,6 +69,7 @@ class Answer:
     kind: str = "fact"
     evidence: list[Evidence] = field(default_factory=list)
     table: list[dict[str, object]] = field(default_factory=list)
+    more: list[MoreMatch] = field(default_factory=list)  # a long list's matches past the shown ones, ranked
     support: list[SentenceSupport] = field(default_factory=list)
     plan: QuestionPlan | None = None
     filters: Filters | None = None
@@ -83,6 +94,7 @@ class Answer:
             "question_kind": self.kind,
             "followup": bool(self.plan and self.plan.followup),
             "table": self.table,
+            "more_matches": [asdict(m) for m in self.more],
             "search_query": self.plan.query if self.plan else None,
             "filters": asdict(self.filters) if self.filters else None,
             "unsupported_sentences": [s.sentence for s in self.support if not s.supported],
@@ -208,7 +220,9 @@ class Assistant:
         filters = stated.narrowed(filters)
         gathered = self.gatherer.gather(plan, history, paper_ids, top_k or self.settings.top_k, filters or None)
         answer = Answer(question=question, text="", sources=gathered.sources, mode="extractive", plan=plan,
-                        kind=gathered.kind, filters=filters or None)
+                        kind=gathered.kind, filters=filters or None,
+                        more=[MoreMatch(m.paper_id, self.by_id[m.paper_id].label, m.sentence.text, round(m.score, 4))
+                              for m in gathered.more])
         answer.timings["retrieval"] = time.perf_counter() - started
         if use_llm and self.writer is not None:
             answer.mode, answer.model = "llm", (model or "").strip() or self.writer.model

@@ -124,6 +124,7 @@ class Gathered:
     members: list[Match] = field(default_factory=list)
     possible: list[Match] = field(default_factory=list)
     matched_total: int | None = None
+    more: list[Match] = field(default_factory=list)  # members ranked past MAX_LISTED, for "show more"
     missing: Missing | None = None  # set when the evidence lacks what was asked
     extra: list[Evidence] = field(default_factory=list)  # must be quoted too: each part's answer, a definition
     premise_check: bool = False  # a "why" question: the quote is offered to check its premise against
@@ -333,7 +334,7 @@ class Gatherer:
         if plan.asked_terms:
             members, possible = self._answering(plan.asked_terms, members), self._answering(plan.asked_terms, possible)
         gathered = Gathered("list", [], [], [], members[:MAX_LISTED], possible, matched_total=len(members),
-                            criterion=plan.criterion, negated=plan.negated)
+                            more=members[MAX_LISTED:], criterion=plan.criterion, negated=plan.negated)
         first = [m.paper_id for m in gathered.members + possible]
         gathered.sources = self.sources(plan.query, first, scope, k)
         return gathered

@@ -93,6 +93,9 @@ class Printer:
             self.line(f"\nnot clearly supported by the sources they cite ({len(unsupported)}):")
             for claim in unsupported:
                 self.line(f"  - {strip_control(claim.sentence)[:SUPPORT_PREVIEW_CHARS]}  (support {claim.score:.2f})")
+        if answer.more:
+            self.line(f"\n{len(answer.more)} more matching, ranked past the listed ones (all in --json):")
+            self.line("  " + "; ".join(f"{strip_control(m.label)} ({m.paper_id})" for m in answer.more))
         if answer.sources:
             refused = answer.refused and not answer.cited
             self.line("\nClosest papers (none answers this):" if refused else "\nSources:")

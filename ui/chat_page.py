@@ -269,7 +269,16 @@ def _show_answer_details(assistant: Assistant, answer: Answer, number: int) -> N
     st.caption(f":{BADGE_COLORS[answer.mode]}-badge[{escape(mode_badge(answer, service.endpoint(assistant)))}]"
                f" {escape(_timing(answer))}")
     _flag_unsupported(answer)
+    _show_more(answer)
     _show_sources(answer, number, assistant.settings.lexical_weight)
+
+
+def _show_more(answer: Answer) -> None:
+    """A long list's further matches, ranked, each with its best-matching sentence (not cited in the text)."""
+    if not answer.more:
+        return
+    with st.expander(f"Show {plural(len(answer.more), 'more matching paper')}", icon=":material/expand_more:"):
+        st.markdown("\n".join(f"- **{escape(m.label)}** ({m.paper_id}): {escape(m.sentence)}" for m in answer.more))
 
 
 def _flag_unsupported(answer: Answer) -> None:

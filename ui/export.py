@@ -42,6 +42,9 @@ def _answer_section(answer: Answer) -> str:
         parts.append("**References**\n\n" + "\n".join(reference_entry(answer, s) for s in cited))
     elif answer.refused:
         parts.append("*The abstracts don't answer this question, so nothing is cited.*")
+    if answer.more:
+        more = "\n".join(f"- {_one_line(m.label)} ({m.paper_id}): {_one_line(m.sentence)}" for m in answer.more)
+        parts.append(f"**{len(answer.more)} more matching papers** (ranked past the listed ones)\n\n{more}")
     return "\n\n".join(parts)
 
 
