@@ -338,3 +338,22 @@ def test_a_short_new_question_after_a_seed_turn_is_not_a_follow_up(seed_assistan
     assert not answer.plan.followup
     assert cited_ids(answer)[:1] == ["p12"], answer.text  # DaTMe merges tokens
     assert "p04" not in cited_ids(answer)
+
+
+@pytest.mark.parametrize("question", ["Which papers study diffusion models?",
+                                      "How many failed trajectories does Who&When Pro contain?"])
+def test_an_extractive_answer_encodes_nothing_but_question_text(seed_assistant, monkeypatch, question) -> None:
+    """Quoted sentences reuse their stored vectors for the support score (issue 10: no encoder work at
+    question time except the question); at 10k papers a 20-line list spent 0.7 s re-encoding its quotes."""
+    seed_assistant.answer(question)  # stored sentence vectors loaded, question vectors cached
+    encoded: list[str] = []
+    original = type(seed_assistant.embedder).embed
+
+    def counting(self, texts, progress=False):
+        encoded.extend(texts)
+        return original(self, texts, progress)
+
+    monkeypatch.setattr(type(seed_assistant.embedder), "embed", counting)
+    answer = seed_assistant.answer(question)
+    assert answer.support and all(s.supported for s in answer.support), answer.support
+    assert encoded == [], encoded
