@@ -169,7 +169,8 @@ def answer_sentences(text: str) -> list[tuple[str, list[int]]]:
     out = []
     claim_lines = [line for line in text.splitlines()
                    if cited_numbers(line) or not (_NOTE.match(line) or line.lstrip().startswith("|"))]
-    for piece in (sentence.text for line in claim_lines for sentence in split_sentences(line)):
+    for piece in (sentence.text for line in claim_lines for part in _claim_parts(line)
+                  for sentence in split_sentences(part)):
         numbers = cited_numbers(piece)
         if not numbers and (piece.rstrip().endswith(":") or _ABOUT_THE_SOURCES.search(piece)):
             continue  # a lead-in, or a statement about the sources ("the abstracts don't state ..."), not a claim
@@ -177,6 +178,13 @@ def answer_sentences(text: str) -> list[tuple[str, list[int]]]:
         if len(re.findall(r"[A-Za-z]{2,}", bare)) >= 3:
             out.append((bare, numbers))
     return out
+
+
+def _claim_parts(line: str) -> list[str]:
+    """A table row's cited cells, each its own claim (a sentence never runs across cells); other lines whole."""
+    if not line.lstrip().startswith("|"):
+        return [line]
+    return [cell for cell in re.split(r"(?<!\\)\|", line) if cited_numbers(cell)]
 
 
 def score_support(text: str, evidence_by_source: Mapping[int, tuple[Sequence[str], np.ndarray]],

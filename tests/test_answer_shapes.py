@@ -341,7 +341,8 @@ def test_a_short_new_question_after_a_seed_turn_is_not_a_follow_up(seed_assistan
 
 
 @pytest.mark.parametrize("question", ["Which papers study diffusion models?",
-                                      "How many failed trajectories does Who&When Pro contain?"])
+                                      "How many failed trajectories does Who&When Pro contain?",
+                                      "How do DaTMe and DGP differ in what they change?"])
 def test_an_extractive_answer_encodes_nothing_but_question_text(seed_assistant, monkeypatch, question) -> None:
     """Quoted sentences reuse their stored vectors for the support score (issue 10: no encoder work at
     question time except the question); at 10k papers a 20-line list spent 0.7 s re-encoding its quotes."""

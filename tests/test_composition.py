@@ -485,6 +485,17 @@ def test_answer_sentences_strip_label_prefixes_and_markers() -> None:
     ]
 
 
+def test_answer_sentences_take_each_cited_table_cell_as_its_own_claim() -> None:
+    """A sentence never runs across cells; the label cell and an empty "—" cell are no claims."""
+    text = ("| Paper | Problem | Approach | Data / setting |\n| --- | --- | --- | --- |\n"
+            "| **Text-to-image diffusion models** (p15) | Diffusion models fail on rare compositions [2]. "
+            "| A stress index separates anchor from stress prompts across SD1.5 and SDXL … [2] | — |")
+    assert answer_sentences(text) == [
+        ("Diffusion models fail on rare compositions.", [2]),
+        ("A stress index separates anchor from stress prompts across SD1.5 and SDXL …", [2]),
+    ]
+
+
 def test_answer_sentences_cut_where_the_corpus_splitter_does() -> None:
     """Claims are split by ``rag.chunking.split_sentences``: an abbreviation or a decimal is no
     sentence end (the old answer-only regex cut after "e.g." before a capital), "[1]." is."""
