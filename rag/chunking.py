@@ -54,6 +54,11 @@ class Chunk:
         return f"{self.paper_id}#{self.index}"
 
 
+def paper_of(chunk_id: str) -> str:
+    """The paper a chunk id (``Chunk.id``) belongs to, so a search hit needs no metadata lookup."""
+    return chunk_id.rpartition("#")[0]
+
+
 class _PaperLike(Protocol):
     """What :func:`chunk_paper` needs from a paper (``rag.corpus.Paper`` fits)."""
 

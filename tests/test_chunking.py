@@ -14,7 +14,7 @@ from types import SimpleNamespace  # noqa: E402
 
 import pytest  # noqa: E402
 
-from rag.chunking import Chunk, Sentence, chunk_paper, chunk_sentences, split_sentences  # noqa: E402
+from rag.chunking import Chunk, Sentence, chunk_paper, chunk_sentences, paper_of, split_sentences  # noqa: E402
 
 SEED_FILE = Path(__file__).resolve().parent.parent / "seeds" / "000_b6a759deb64a8542.txt"
 # The file is a header line, a blank line, then one abstract per paragraph, so
@@ -300,3 +300,9 @@ def test_chunk_paper_uses_the_papers_id_and_text() -> None:
     chunks = chunk_paper(paper, count_words, max_tokens=6, overlap_sentences=0)
     assert [c.id for c in chunks] == ["seed:abc#0", "seed:abc#1"]
     assert chunks == chunk_sentences("seed:abc", FOUR, count_words, 6, 0)
+
+
+@pytest.mark.parametrize("paper_id", ["p05", "arxiv:2401.00001", "odd#id"])
+def test_a_chunk_id_names_its_paper(paper_id) -> None:
+    """Search hits take the paper from the chunk id (no metadata lookup), even for ids holding '#'."""
+    assert paper_of(Chunk(paper_id, 3, 0, 10, "text").id) == paper_id
