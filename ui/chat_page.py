@@ -278,7 +278,8 @@ def _show_more(answer: Answer) -> None:
     if not answer.more:
         return
     with st.expander(f"Show {plural(len(answer.more), 'more matching paper')}", icon=":material/expand_more:"):
-        st.markdown("\n".join(f"- **{escape(m.label)}** ({m.paper_id}): {escape(m.sentence)}" for m in answer.more))
+        st.markdown("\n".join(f"- **{escape(m.label)}** ({escape(m.paper_id)}): {escape(m.sentence)}"
+                               for m in answer.more))
 
 
 def _flag_unsupported(answer: Answer) -> None:

@@ -43,7 +43,8 @@ def _answer_section(answer: Answer) -> str:
     elif answer.refused:
         parts.append("*The abstracts don't answer this question, so nothing is cited.*")
     if answer.more:
-        more = "\n".join(f"- {_one_line(m.label)} ({m.paper_id}): {_one_line(m.sentence)}" for m in answer.more)
+        more = "\n".join(f"- {_one_line(m.label)} ({_one_line(m.paper_id)}): {_one_line(m.sentence)}"
+                         for m in answer.more)
         parts.append(f"**{len(answer.more)} more matching papers** (ranked past the listed ones)\n\n{more}")
     return "\n\n".join(parts)
 
