@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -32,6 +31,7 @@ from .chunking import Sentence
 from .corpus import Paper
 from .embedding import Embedder
 from .lexical import STOPWORDS, TermWeights, stem
+from .paper_cache import PaperCache
 from .roles import sentence_roles
 from .types import Evidence, Role, Source
 
@@ -205,27 +205,17 @@ class SentenceBank:
         self.weights = weights
         self.acronyms = acronyms
         self._vectors = vectors  # the stored sentence index: read, never re-encoded (it encodes unindexed papers)
-        self.capacity = capacity
         self._lock = threading.Lock()  # one assistant serves every UI session, each in its own thread
-        self._cache: OrderedDict[str, Banked] = OrderedDict()
+        self._cache: PaperCache[Banked] = PaperCache(capacity)
 
     def get(self, papers: Sequence[Paper]) -> dict[str, Banked]:
         with self._lock:
-            missing = [p for p in papers if p.id not in self._cache]
-            if missing:
-                self._add(missing)
-            out = {}
-            for paper in papers:
-                self._cache.move_to_end(paper.id)
-                out[paper.id] = self._cache[paper.id]
-            while len(self._cache) > self.capacity:
-                self._cache.popitem(last=False)
-            return out
+            return self._cache.get(papers, self._bank)
 
-    def _add(self, papers: Sequence[Paper]) -> None:
-        for pid, (sentences, vectors) in self._vectors(papers).items():
-            self._cache[pid] = Banked(sentences, vectors, sentence_roles([s.text for s in sentences]),
-                                      [term_stems(words(self.acronyms.expand(s.text))) for s in sentences])
+    def _bank(self, papers: Sequence[Paper]) -> dict[str, Banked]:
+        return {pid: Banked(sentences, vectors, sentence_roles([s.text for s in sentences]),
+                            [term_stems(words(self.acronyms.expand(s.text))) for s in sentences])
+                for pid, (sentences, vectors) in self._vectors(papers).items()}
 
 
 class EvidenceScorer:

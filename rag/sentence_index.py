@@ -35,7 +35,6 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -45,6 +44,7 @@ from tqdm import tqdm
 from .chunking import Sentence, split_sentences
 from .corpus import Paper
 from .embedding import Embedder
+from .paper_cache import PaperCache
 
 FOLDER = "sentences"
 OFFSETS = "offsets.tsv"
@@ -220,10 +220,9 @@ class SentenceIndex:
         self.embedder = embedder
         self.papers = dict(papers) if isinstance(papers, Mapping) else {p.id: p for p in papers}
         self.signature = sentence_signature(embedder)
-        self.fallback_capacity = fallback_capacity
         self._file = SentenceFile(data_dir, embedder.dimension)
         self._lock = threading.Lock()  # one assistant serves every UI session, each in its own thread
-        self._fallback: OrderedDict[str, SentenceVectors] = OrderedDict()
+        self._fallback: PaperCache[SentenceVectors] = PaperCache(fallback_capacity)
 
     def stored(self, paper: Paper) -> bool:
         """Whether the paper's sentence vectors come from the stored index (no encoding)."""
@@ -272,19 +271,13 @@ class SentenceIndex:
         return sentences, _unit(np.asarray(self._file.rows()[start : start + count], dtype=np.float32))
 
     def _encode(self, papers: Sequence[Paper]) -> dict[str, SentenceVectors]:
-        missing = [p for p in papers if p.id not in self._fallback]
-        if missing:
-            split = [split_sentences(p.text) for p in missing]
-            vectors = self.embedder.embed([s.text for sentences in split for s in sentences])
-            for paper, sentences, part in zip(missing, split, _split_rows(vectors, split), strict=True):
-                self._fallback[paper.id] = (sentences, part)
-        out = {}
-        for paper in papers:
-            self._fallback.move_to_end(paper.id)
-            out[paper.id] = self._fallback[paper.id]
-        while len(self._fallback) > self.fallback_capacity:
-            self._fallback.popitem(last=False)
-        return out
+        return self._fallback.get(papers, self._encoded)
+
+    def _encoded(self, papers: Sequence[Paper]) -> dict[str, SentenceVectors]:
+        split = [split_sentences(p.text) for p in papers]
+        vectors = self.embedder.embed([s.text for sentences in split for s in sentences])
+        return {paper.id: (sentences, part)
+                for paper, sentences, part in zip(papers, split, _split_rows(vectors, split), strict=True)}
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:
