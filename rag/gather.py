@@ -43,7 +43,7 @@ from .evidence import (
     words,
 )
 from .filters import Filters
-from .questions import Kind, QuestionPlan, clauses, narrow_carried, previous_question
+from .questions import Kind, QuestionPlan, clauses, narrow_carried, previous_question, subject_terms
 from .retrieval import Mode, Retriever, Scored
 from .topics import TopicMap, paper_topics
 from .types import Evidence, Message, Source
@@ -175,18 +175,13 @@ class Gatherer:
             listed = self._list(plan, scope, k)
             if listed is not None:
                 return listed
-        if len(pointed) >= 2 and (plan.kind == "compare" or not self._about_something(plan) and plan.expects == "any"):
+        if len(pointed) >= 2 and (plan.kind == "compare" or not subject_terms(plan) and plan.expects == "any"):
             return self._compare(plan, pointed[:MAX_COMPARED], scope, k)
-        if len(pointed) == 1 and not self._about_something(plan) and plan.expects == "any":
+        if len(pointed) == 1 and not subject_terms(plan) and plan.expects == "any":
             return self._summary(plan, pointed, scope, k)
         if plan.kind == "overview" and not pointed:
             return self._overview(plan, scope)
         return self._fact(plan, pointed, scope, k)
-
-    def _about_something(self, plan: QuestionPlan) -> bool:
-        """The question asks about more than the papers themselves (its terms go beyond their names)."""
-        described = {w.lower() for phrase in plan.described for w in words(phrase)}
-        return any(t.lower() not in described for t in plan.terms)
 
     def _pointed(self, plan: QuestionPlan, history: Sequence[Message], scope: Scope) -> list[str]:
         """The papers the question is about: named, described, carried over, or selected by the filter."""
@@ -368,7 +363,7 @@ class Gatherer:
     def _compare(self, plan: QuestionPlan, pointed: list[str], scope: Scope, k: int) -> Gathered:
         sources = self.sources(plan.query, pointed, scope, len(pointed))
         evidence = self._evidence(plan, sources)
-        asked = self._about_something(plan)
+        asked = bool(subject_terms(plan))
         return Gathered("compare", sources, pointed, evidence, shared=self._shared_terms(pointed),
                         by_relevance=asked, extra=self._closest_per_part(plan, sources) if asked else [])
 

@@ -198,7 +198,7 @@ def suggested_kind(plan: QuestionPlan) -> Kind:
     pointed = len(plan.targets) + len(plan.described)
     if plan.mentions + len(plan.described) >= 2:
         return "compare"
-    if pointed == 1 and not _subject_terms(plan) and plan.expects == "any":
+    if pointed == 1 and not subject_terms(plan) and plan.expects == "any":
         return "summary"
     if plan.set_valued and not pointed:
         return "list"
@@ -207,7 +207,7 @@ def suggested_kind(plan: QuestionPlan) -> Kind:
     return "fact"
 
 
-def _subject_terms(plan: QuestionPlan) -> list[str]:
+def subject_terms(plan: QuestionPlan) -> list[str]:
     """Content terms that are not part of a description of the target paper."""
     described = {w.lower() for phrase in plan.described for w in words(phrase)}
     return [t for t in plan.terms if t.lower() not in described]
