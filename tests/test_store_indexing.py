@@ -105,6 +105,21 @@ def test_stored_vectors_are_the_models_embeddings_of_the_chunks(seed_assistant) 
         assert cosine(vectors[chunk_id], again) > 0.999, chunk_id
 
 
+def test_search_within_named_papers_matches_chromas_own_filtered_query(seed_assistant) -> None:
+    """Named papers are scored from their stored vectors, not by a ``$in``-filtered Chroma query:
+    the hits, order and similarities must be what Chroma itself returns."""
+    store, vector = seed_assistant.store, seed_assistant.embedder.embed_query("agents that fail at tasks")
+    named = ["p05", "p07", "p19"]
+    ours = store.query(vector, 4, paper_ids=named)
+    theirs = raw_collection(seed_assistant.settings.data_dir).query(
+        query_embeddings=[vector], n_results=4, where={"paper_id": {"$in": named}}, include=["distances"])
+    assert [h.chunk_id for h in ours] == theirs["ids"][0]
+    np.testing.assert_allclose([h.similarity for h in ours], [1 - d for d in theirs["distances"][0]], atol=1e-4)
+    assert {h.paper_id for h in store.query(vector, 1000, paper_ids=named)} == set(named)
+    assert len(store.query(vector, 10_000)) == store.count()  # more than it holds: all of it, no error
+    assert store.query(vector, 5, paper_ids=["no-such-paper"]) == []
+
+
 def test_every_stored_chunk_fits_the_model_window(seed_assistant) -> None:
     embedder = seed_assistant.embedder
     assert embedder.max_tokens == 256
