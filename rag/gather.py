@@ -395,12 +395,13 @@ class Gatherer:
                        if self.scorer.weights(s) > floor}
                  for pid in paper_ids}
         common = set.intersection(*(set(v) for v in vocab.values()))
-        rank = sorted(common, key=lambda s: -self.scorer.weights(s))
+        # Stable sorts over the abstract's own word order: equally rare words (many are unique to one
+        # paper) come in the order the abstract uses them, the same in every run, not in set order.
+        rank = sorted((s for s in vocab[paper_ids[0]] if s in common), key=lambda s: -self.scorer.weights(s))
         out = {"": list(dict.fromkeys(vocab[paper_ids[0]][s] for s in rank))[:limit]}
         for pid in paper_ids:
             others: set[str] = set.union(*(set(v) for p, v in vocab.items() if p != pid))
-            own = set(vocab[pid]) - others
-            ranked_own = sorted(own, key=lambda s: -self.scorer.weights(s))
+            ranked_own = sorted((s for s in vocab[pid] if s not in others), key=lambda s: -self.scorer.weights(s))
             out[pid] = list(dict.fromkeys(vocab[pid][s] for s in ranked_own))[:limit]
         return out
 
@@ -433,9 +434,12 @@ def _with_paper_prior(evidence: Sequence[Evidence], sources: Sequence[Source]) -
 
 
 def _surface_by_stem(text: str) -> dict[str, str]:
-    """Each content stem of a text with the first surface word that produced it."""
+    """Each content stem of a text with the first surface word that produced it, in text order.
+
+    Markdown emphasis is dropped first: "**R**ole **I**nference" gave the words "ole" and "nference".
+    """
     out: dict[str, str] = {}
-    for word in words(text):
+    for word in words(text.replace("*", "")):
         if len(word) > 3 and not any(c.isdigit() for c in word) and word.lower() not in FORM_WORDS:
             surface = word if any(c.isupper() for c in word[1:]) else word.lower()
             for s in term_stems([word]):
