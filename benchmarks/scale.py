@@ -133,7 +133,7 @@ def evaluate(name: str, data_dir: Path, corpus: list[Path], args: argparse.Names
     print(f"\n== {name}: indexing {', '.join(map(str, corpus))} into {data_dir}", file=sys.stderr, flush=True)
     settings = Settings(corpus=corpus, data_dir=data_dir, **({"top_k": args.k} if args.k else {}))
     started = time.perf_counter()
-    assistant = Assistant.open(settings, progress=True, update=True)  # index exactly this corpus, resuming a partial one
+    assistant = Assistant.open(settings, progress=True, update=True)  # exactly this corpus; resumes a partial one
     open_seconds = time.perf_counter() - started
     print(f"== {name}: evaluating", file=sys.stderr, flush=True)
     assistant.warm_up()

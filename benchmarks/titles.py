@@ -147,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     write_untitled(chosen, corpus)
     settings = Settings(corpus=[corpus], data_dir=args.data_dir)
     started = time.perf_counter()
-    assistant = Assistant.open(settings, progress=True, update=True)  # index exactly this corpus, resuming a partial one
+    assistant = Assistant.open(settings, progress=True, update=True)  # exactly this corpus; resumes a partial one
     opened = time.perf_counter() - started
     report = assistant.last_ingest
     embedded = report.added + report.updated if report else 0
