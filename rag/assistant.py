@@ -28,7 +28,7 @@ from .gather import Gathered, Gatherer
 from .generation import GenerationError, LLMWriter, build_messages, fallback_notice, rewrite_messages
 from .indexing import IngestReport, cap_abstracts, ingest, remember_corpus, resolve_corpus
 from .lexical import LexicalIndex, TermWeights
-from .questions import QuestionPlan, plan_question
+from .questions import NameIndex, QuestionPlan, plan_question
 from .retrieval import Mode, Retriever
 from .safety import redact_url, strip_control
 from .sentence_index import SentenceIndex
@@ -146,6 +146,7 @@ class Assistant:
         self.settings = settings
         self.papers = papers
         self.by_id = {p.id: p for p in papers}
+        self.names = NameIndex(papers)  # built once: naming a paper must not scan 50k abstracts per question
         self.venues = venue_counts(papers)
         self.embedder = embedder
         self.store = store
@@ -237,7 +238,7 @@ class Assistant:
 
     def plan(self, question: str, history: Sequence[Message] = (), use_llm: bool = False) -> QuestionPlan:
         """Read the question (with the LLM rewriting a follow-up's search query when one is configured)."""
-        plan = plan_question(question, self.papers, history, self.bank.acronyms)
+        plan = plan_question(question, self.names, history, self.bank.acronyms)
         if use_llm and plan.carried and self.writer is not None:
             plan.query = self._rewrite_with_llm(question, history) or plan.query
         return plan

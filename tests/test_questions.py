@@ -12,6 +12,7 @@ The questions are phrased for these tests; none comes from the dev question set.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from rag.corpus import Paper, load_corpus, make_paper
 from rag.generation import Message
 from rag.questions import (
     MAX_NAME_PAPERS,
+    NameIndex,
     alternatives,
     clauses,
     conversation_papers,
@@ -54,6 +56,24 @@ def seeds() -> list[Paper]:
 
 def seed_id(papers: list[Paper], label: str) -> str:
     return next(p.id for p in papers if p.label == label)
+
+
+def test_the_name_index_finds_exactly_what_scanning_every_abstract_finds(seeds, mini) -> None:
+    """The index only narrows where to look; a name in an abstract, a label, or a name
+    glued to punctuation ("DGP's", "(Who&When)", "V33DA++") must be found as a full scan finds it."""
+    papers = [*seeds, *mini]
+    index = NameIndex(papers)
+    tokens = {t for p in papers for t in name_tokens(p.text)} | {"x&y", "GlowNet", "Who&When"}
+    for token in sorted(tokens):
+        pattern = re.compile(rf"(?<![\w-]){re.escape(token)}(?![\w])")
+        scanned = [p.id for p in papers if pattern.search(p.text) or token == p.label]
+        assert index.containing(token) == scanned, token
+    for text in ("What does DGP's gate do?", "(Who&When Pro) and V33DA++ vs GlowNet.", "Is V33DA-2 out?"):
+        labelled = {p.id for p in index.labelled(text)}
+        assert {p.id for p in papers if p.label in text and re.search(
+            rf"(?<![\w-]){re.escape(p.label)}(?![\w-])", text)} <= labelled, text
+    assert link_names("(Who&When Pro) and V33DA++ vs GlowNet.", index) == [
+        seed_id(seeds, "Who&When Pro"), seed_id(seeds, "V33DA"), "m1"]
 
 
 # --------------------------------------------------------------------------- kind
