@@ -42,6 +42,9 @@ METADATA_WORDS = frozenset(
      "lab", "labs", "funding", "funded", "funder", "grant", "grants", "email", "emails", "venue", "published",
      "publication", "acknowledgments"]
 )
+# A bibliographic word that is the subject of a verb or possessive ("the authors confirm", "the authors' fix")
+# points at the paper, like "paper" does; asked for ("the authors of X", "which institution?") it is none of these.
+_REFERRING = re.compile(r"\b(" + "|".join(sorted(METADATA_WORDS)) + r")(?:'s?|\s+([a-z]+))", re.IGNORECASE)
 
 # Words in a question that ask for sentences of one role ("what did they find", "is the code released").
 ROLE_WORDS: dict[Role, frozenset[str]] = {
@@ -121,6 +124,12 @@ def term_stems(terms: Iterable[str]) -> set[str]:
             if len(part) > 1 and part not in STOPWORDS:
                 out.add(stem(part))
     return out
+
+
+def referring_words(question: str) -> list[str]:
+    """Bibliographic words that point at the paper rather than ask for a field ("How did the authors confirm...")."""
+    return [m.group(1) for m in _REFERRING.finditer(question)
+            if m.group(2) is None or m.group(2).lower() not in STOPWORDS]
 
 
 def asked_roles(question: str) -> set[Role]:
@@ -341,6 +350,7 @@ MEMBERSHIP_SIMILARITY_SHARE = 0.5
 # --- what a sentence holds -----------------------------------------------------------------
 
 _FIGURE = re.compile(r"\d|\b(?:orders?[- ]of[- ]magnitude|twice|half|double[sd]?|tripled?|\w+fold|percent"
+                     r"|(?:far|much|substantially|significantly|considerably)\s+(?:more|less|fewer|better|worse|higher|lower)"
                      r"|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?|billions?)\b",
                      re.IGNORECASE)
 _WINNER = re.compile(r"\b(?:best|worst|outperform\w*|highest|lowest|strongest|weakest|exceed\w*|surpass\w*|"

@@ -20,7 +20,6 @@ may cite), the evidence, and the decision; the composers only arrange it.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -43,7 +42,7 @@ from .evidence import (
     words,
 )
 from .filters import Filters
-from .questions import Kind, QuestionPlan, clauses, narrow_carried, previous_question, subject_terms
+from .questions import Kind, QuestionPlan, asked_part, clauses, narrow_carried, previous_question, subject_terms
 from .retrieval import Mode, Retriever, Scored
 from .topics import TopicMap, paper_topics
 from .types import Evidence, Message, Source
@@ -375,7 +374,7 @@ class Gatherer:
         answered by these, quoted before it. Only the question sentences count: a preamble
         ("X and Y are both attribution benchmarks.") says what the papers share, not what is asked.
         """
-        asked = " ".join(re.findall(r"[^.?!]*\?", plan.question)).strip() or plan.question  # not the preamble
+        asked = asked_part(plan.question)
         parts = clauses(asked) or [asked]
         vectors = [self.embedder.embed_query(part) for part in parts]
         closest: list[Evidence] = []

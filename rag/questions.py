@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .corpus import Paper
-from .evidence import FORM_WORDS, Acronyms, content_terms, words
+from .evidence import FORM_WORDS, Acronyms, content_terms, referring_words, words
 from .lexical import STOPWORDS
 from .types import Message
 
@@ -77,7 +77,7 @@ _FIGURE = re.compile(
     re.IGNORECASE,
 )
 _COUNT_LIST = re.compile(
-    r"\b(?:which|what|name)\s+(?:are\s+)?(?:the\s+)?(?:names\s+of\s+(?:the\s+)?)?"
+    r"\b(?:which|what|name)\s+(?:(?:are|were|is|was)\s+)?(?:the\s+)?(?:names\s+of\s+(?:the\s+)?)?"
     r"(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+((?:[\w-]+\s+){0,4}[\w-]+)",
     re.IGNORECASE,
 )
@@ -167,7 +167,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     named = sorted(linked, key=lambda pid: linked[pid])
     labels = [names.by_id[pid].label for pid in named] + [t for t in name_tokens(question)]
     described = described_parts(question, named, names)
-    terms = content_terms(question, drop=labels)
+    terms = content_terms(question, drop=labels + referring_words(question))
     count, noun = listed_count(question)
     noun = noun or counted_noun(question)
     plan = QuestionPlan(
@@ -177,7 +177,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         alternatives=alternatives((clauses(question) or [question])[0], labels),
         carried=conversation_papers(history, papers) if history and not named else [],
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
-        clauses=clauses(question), refers=bool(_REFERENCE.search(_COLLECTION.sub(" ", question))),
+        clauses=asked_clauses(question, described), refers=bool(_REFERENCE.search(_COLLECTION.sub(" ", question))),
         mentions=len(set(linked.values())),
     )
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
@@ -337,6 +337,22 @@ def expected_answer(question: str) -> Expects:
     if _DEFINITION.search(question):
         return "definition"
     return "any"
+
+
+def asked_part(question: str, described: Sequence[str] = ()) -> str:
+    """What the question asks, without what only identifies the paper: its sentences that end in "?"
+    (not a preamble such as "I remember a study where ...") with the descriptions of papers taken out."""
+    asked = " ".join(re.findall(r"[^.?!]*\?", question)).strip() or question
+    for phrase in described:
+        asked = asked.replace(phrase, " ")
+    return " ".join(asked.split())
+
+
+def asked_clauses(question: str, described: Sequence[str] = ()) -> list[str]:
+    """The parts an answer must each quote for: the asked part's clauses, or the asked part itself
+    when a preamble or a description was taken out of the question."""
+    asked = asked_part(question, described)
+    return clauses(asked) or ([asked] if asked != question else [])
 
 
 def clauses(question: str) -> list[str]:

@@ -287,6 +287,34 @@ def test_bibliographic_questions_are_not_stated(request, assistant_name, questio
     assert_citations_valid(answer)
 
 
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What accuracy did the authors' DeltaDirect tuning reach on MODIRECT-SYNBENCH?", "85.4"),
+    ("The V33DA authors say caller identity is verified. What signal do they verify it from?", "accelerometer"),
+])
+def test_authors_used_to_point_at_the_paper_are_not_asked_for(seed_assistant, question, expected) -> None:
+    """ "the authors' fix", "the authors say": the authors are who did the work, not a field the question asks."""
+    answer = seed_assistant.answer(question)
+    assert not answer.refused and expected in answer.text, answer.text
+
+
+def test_how_much_is_answered_by_a_stated_comparison(seed_assistant) -> None:
+    """ "how much X matters" is answered by "matters far more for A than for B": a degree, not a number."""
+    answer = seed_assistant.answer("What does the weighted model counting paper conclude about how much "
+                                   "approximation quality matters for learning versus inference?")
+    assert not answer.refused and "far more for inference fidelity" in first_sentence(answer.text), answer.text
+
+
+def test_a_question_that_first_describes_its_paper_quotes_what_it_asks(seed_assistant) -> None:
+    """A preamble that identifies the paper matches the paper's framing sentences best; the sentence
+    answering what is asked ("What statistical tool ...?") must be quoted too."""
+    answer = seed_assistant.answer(
+        "I recall an RL method for LLM agent pipelines (planner, retriever, writer) arguing that only the role "
+        "truly at fault for a failed episode should be trained. What statistical tool does it use to estimate "
+        "which role is responsible?")
+    assert not answer.refused and cited_ids(answer) == ["p07"], answer.text
+    assert "Beta-binomial" in answer.text, answer.text
+
+
 def test_an_off_corpus_question_is_refused_without_a_quote(mini_assistant) -> None:
     answer = mini_assistant.answer("What is the capital of France?")
     assert answer.refused and answer.cited == [] and not markers(answer.text)
