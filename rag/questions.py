@@ -53,10 +53,16 @@ _SET_PHRASE = re.compile(rf"\b(?:the|these|those|all)\s+((?:[\w&+-]+\s+){{0,3}}?
                          re.IGNORECASE)
 ALTERNATIVE_TERMS = 4  # longer criterion parts are one criterion, not alternatives (dev+probe list F1: 0.81 -> 0.83)
 _ALTERNATIVE = re.compile(r",?\s+(?:or|including|such\s+as|e\.g\.,?|i\.e\.,?|especially)\s+|\s*\(", re.IGNORECASE)
+# A description runs until its clause ends: a word followed by punctuation, or by "and"/"with"/"vs" and the next
+# "the ..." description, is its last word. Words are whole ("Qwen2.5" is one word, "model." is "model").
+_WORD_WHOLE = r"[\w&+'-]+(?:\.[\w&+'-]+)*(?![\w&+'-])"
+_DESCRIPTION_WORD = rf"{_WORD_WHOLE}(?![,;:?.]|\s+(?:and|with|vs\.?|versus|or)\s+(?:the|a)\b)"
 _ON = r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b)[\w&+.'-]+\s*){1,6}))?"
 _DESCRIBED = re.compile(
-    rf"(?i:\bthe\s+((?:[\w&+.'-]+\s+){{0,6}}?[\w&+.'-]+)\s+(?:paper|abstract|article|study|work)\b){_ON}"
-    rf"|(?i:\bthe\s+(?:paper|work|study)\s+(?:on|about|that\s+\w+|which\s+\w+)\s+)((?:[\w&+.'-]+\s*){{1,8}})"
+    rf"(?i:\bthe\s+((?:{_DESCRIPTION_WORD}\s+){{0,6}}?{_WORD_WHOLE})\s+(?:paper|abstract|article|study|work)\b)"
+    rf"{_ON}"
+    rf"|(?i:\bthe\s+(?:paper|work|study)\s+(?:on|about|of|that\s+\w+|which\s+\w+)\s+)"
+    rf"((?:{_DESCRIPTION_WORD}\s+){{0,11}}{_WORD_WHOLE})"
     # "the ASD prompting method": a method/model/benchmark described by a name-like word
     rf"|(?i:\bthe\s+)((?:[\w&+.'-]+\s+){{0,4}}?[\w&+.'-]*[A-Z][\w&+.'-]*(?:\s+[\w&+.'-]+){{0,3}}?)\s+"
     rf"(?i:method|approach|model|framework|benchmark|dataset|system|procedure|technique)\b",
@@ -175,9 +181,10 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         set_valued=bool(_SET_VALUED.search(question)) and not named,
         negated=bool(_NEGATED.search(question)),
         alternatives=alternatives((clauses(question) or [question])[0], labels),
-        carried=conversation_papers(history, papers) if history and not named else [],
+        carried=conversation_papers(history, names) if history and not named else [],
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
-        clauses=asked_clauses(question, described), refers=bool(_REFERENCE.search(_COLLECTION.sub(" ", question))),
+        clauses=asked_clauses(question, pointers(question)),
+        refers=bool(_REFERENCE.search(_COLLECTION.sub(" ", question))),
         mentions=len(set(linked.values())),
     )
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
@@ -309,18 +316,25 @@ def _is_name(label: str) -> bool:
     return len(label_words) <= 3 and all(w[:1].isupper() or w[:1].isdigit() for w in label_words)
 
 
+def pointers(question: str) -> list[str]:
+    """The question's phrases that point at a paper ("the cfDNA liquid-biopsy paper", "the paper on X"),
+    by name or by description: they say which paper, not what is asked of it."""
+    return [m.group(0) for m in _DESCRIBED.finditer(question) if not _EXCLUDING.match(m.group(0))]
+
+
 def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper] | NameIndex) -> list[str]:
     """Descriptions of papers ("the audio-visual LLM trimodal-binding paper", "the paper on X") that name none."""
-    by_id = NameIndex.of(papers).by_id
+    names = NameIndex.of(papers)
     parts = []
     for match in _DESCRIBED.finditer(question):
         phrase = " ".join(g for g in match.groups() if g).strip(" ,?.")
-        if re.search(r"n't|\bnot\b", match.group(0), re.IGNORECASE):
-            continue  # "the paper that isn't about X" excludes, it does not describe
+        if _EXCLUDING.match(match.group(0)):
+            continue  # "the paper that isn't about X" excludes, it does not describe ("the paper that can't X" does)
         if not content_terms(phrase) or all(w.lower() in _REFERENCE_WORDS for w in phrase.split()):
             continue  # "the paper", "the second paper": a pointer, not a description
-        if any(by_id[pid].label.lower() in phrase.lower() for pid in named):
-            continue  # "the IndRM causal-parents paper": already linked by name
+        if any(names.by_id[pid].label.lower() in phrase.lower() for pid in named) \
+                or any(set(names.containing(token)) & set(named) for token in name_tokens(phrase)):
+            continue  # "the IndRM causal-parents paper", "the cfDNA study": already linked by name
         parts.append(phrase)
     return parts
 
@@ -339,19 +353,19 @@ def expected_answer(question: str) -> Expects:
     return "any"
 
 
-def asked_part(question: str, described: Sequence[str] = ()) -> str:
+def asked_part(question: str, pointing: Sequence[str] = ()) -> str:
     """What the question asks, without what only identifies the paper: its sentences that end in "?"
-    (not a preamble such as "I remember a study where ...") with the descriptions of papers taken out."""
+    (not a preamble such as "I remember a study where ...") with the ``pointing`` phrases taken out."""
     asked = " ".join(re.findall(r"[^.?!]*\?", question)).strip() or question
-    for phrase in described:
+    for phrase in pointing:
         asked = asked.replace(phrase, " ")
     return " ".join(asked.split())
 
 
-def asked_clauses(question: str, described: Sequence[str] = ()) -> list[str]:
+def asked_clauses(question: str, pointing: Sequence[str] = ()) -> list[str]:
     """The parts an answer must each quote for: the asked part's clauses, or the asked part itself
-    when a preamble or a description was taken out of the question."""
-    asked = asked_part(question, described)
+    when a preamble or a phrase pointing at the paper was taken out of the question."""
+    asked = asked_part(question, pointing)
     return clauses(asked) or ([asked] if asked != question else [])
 
 

@@ -271,6 +271,27 @@ def test_described_parts_keep_descriptions_of_unnamed_papers(mini) -> None:
     assert plan.kind == "compare" and plan.targets == []
 
 
+@pytest.mark.parametrize(("question", "described"), [
+    # a description ends with its clause: at punctuation or where "and/with the ..." starts the next one
+    ("Compare the paper on river pollution sensors with the paper about coastal flood forecasting.",
+     ["river pollution sensors", "coastal flood forecasting"]),
+    ("Of the paper on sensors that can't survive saltwater and the study of flood maps, which is newer?",
+     ["sensors that can't survive saltwater", "flood maps"]),
+    ("What does the Qwen2.5-based routing paper report?", ["Qwen2.5-based routing"]),
+    # an exclusion is not a description
+    ("What does the paper that isn't about rivers measure?", []),
+])
+def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) -> None:
+    assert described_parts(question, [], mini) == described
+
+
+def test_a_paper_named_inside_a_description_is_not_described_again(seeds) -> None:
+    """ "the cfDNA study" names p03 by its coined name: one paper, not a comparison of p03 with "cfDNA"."""
+    plan = plan_question("What does the cfDNA study find?", seeds)
+    assert plan.described == [] and plan.kind == "summary"
+    assert plan.targets == [seed_id(seeds, "Cell-free DNA liquid biopsy")]
+
+
 def test_described_parts_skip_bare_and_already_named_references(mini) -> None:
     assert described_parts("What does the paper report?", [], mini) == []
     assert described_parts("What does the second paper report?", [], mini) == []
