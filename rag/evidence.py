@@ -117,13 +117,21 @@ def content_terms(text: str, drop: Iterable[str] = ()) -> list[str]:
 
 
 def term_stems(terms: Iterable[str]) -> set[str]:
-    """Stems of terms, hyphenated ones also by part ("training-free" meets "training")."""
+    """Stems of terms, hyphenated ones also by part ("training-free" meets "training").
+
+    An acronym's plural is its singular ("LLMs" is LLM): the stemmer keeps "llms" apart from the
+    "llm" that "large language models" expands to, so the two phrasings listed different papers.
+    """
     out: set[str] = set()
     for term in terms:
-        for part in term.lower().split("-") + [term.lower()]:
+        for part in [*term.split("-"), term]:
+            part = _ACRONYM_PLURAL.sub(r"\1", part).lower()
             if len(part) > 1 and part not in STOPWORDS:
                 out.add(stem(part))
     return out
+
+
+_ACRONYM_PLURAL = re.compile(r"^([A-Z][A-Za-z0-9]*[A-Z0-9])s$")
 
 
 def referring_words(question: str) -> list[str]:

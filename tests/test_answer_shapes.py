@@ -234,6 +234,14 @@ def test_list_phrasings_of_one_criterion_give_the_same_set(mini_assistant, quest
     assert_citations_valid(answer)
 
 
+def test_an_acronym_and_its_long_form_list_the_same_papers(seed_assistant) -> None:
+    """ "LLMs" and "large language models" are one criterion (the seeds define one by the other)."""
+    short, long = (listed(seed_assistant.answer(f"Which papers are about {criterion}?"))
+                   for criterion in ("LLMs", "large language models"))
+    assert set(short[0]) == set(long[0]) and set(short[1]) == set(long[1]), (short, long)
+    assert len(short[0]) >= 4
+
+
 # --------------------------------------------------------------------------- "not stated"
 
 NOT_STATED_MINI = [
