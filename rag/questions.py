@@ -316,20 +316,24 @@ def _is_name(label: str) -> bool:
     return len(label_words) <= 3 and all(w[:1].isupper() or w[:1].isdigit() for w in label_words)
 
 
+def _pointing(question: str) -> list[re.Match[str]]:
+    """Matches of phrases that point at a paper, by name or description; "the paper that isn't about X"
+    excludes rather than points ("the paper that can't X" does point)."""
+    return [m for m in _DESCRIBED.finditer(question) if not _EXCLUDING.match(m.group(0))]
+
+
 def pointers(question: str) -> list[str]:
     """The question's phrases that point at a paper ("the cfDNA liquid-biopsy paper", "the paper on X"),
     by name or by description: they say which paper, not what is asked of it."""
-    return [m.group(0) for m in _DESCRIBED.finditer(question) if not _EXCLUDING.match(m.group(0))]
+    return [m.group(0) for m in _pointing(question)]
 
 
 def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper] | NameIndex) -> list[str]:
     """Descriptions of papers ("the audio-visual LLM trimodal-binding paper", "the paper on X") that name none."""
     names = NameIndex.of(papers)
     parts = []
-    for match in _DESCRIBED.finditer(question):
+    for match in _pointing(question):
         phrase = " ".join(g for g in match.groups() if g).strip(" ,?.")
-        if _EXCLUDING.match(match.group(0)):
-            continue  # "the paper that isn't about X" excludes, it does not describe ("the paper that can't X" does)
         if not content_terms(phrase) or all(w.lower() in _REFERENCE_WORDS for w in phrase.split()):
             continue  # "the paper", "the second paper": a pointer, not a description
         if any(names.by_id[pid].label.lower() in phrase.lower() for pid in named) \
