@@ -1,0 +1,33 @@
+"""Text features of the evidence layer (rag.evidence): acronym expansion and term stems.
+
+Pure functions over the shipped seed corpus and the hand-written mini corpus; no model is loaded.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rag.chunking import split_sentences
+from rag.config import SEED_CORPUS
+from rag.corpus import load_corpus
+from rag.evidence import Acronyms, term_stems, words
+
+MINI_CORPUS = Path(__file__).resolve().parent / "data" / "mini_corpus.jsonl"
+
+
+def test_banked_stems_equal_the_stems_of_the_expanded_text() -> None:
+    """``Acronyms.stems`` tokenises once for speed; it must stem exactly what ``expand`` would add."""
+    papers = load_corpus([SEED_CORPUS, MINI_CORPUS])
+    acronyms = Acronyms(papers)
+    sentences = [s.text for p in papers for s in split_sentences(p.text)]
+    expanded = [t for t in sentences if acronyms.expand(t) != t]
+    assert len(expanded) >= 20  # the check covers sentences that gain long forms or acronyms, not only plain ones
+    assert [acronyms.stems(t) for t in sentences] == [term_stems(words(acronyms.expand(t))) for t in sentences]
+
+
+def test_an_acronym_in_a_sentence_brings_the_stems_of_its_long_form() -> None:
+    acronyms = Acronyms(load_corpus([SEED_CORPUS]))  # the seeds define "large language models (LLMs)"
+    plain = term_stems(words("Agents built on LLMs fail."))
+    banked = acronyms.stems("Agents built on LLMs fail.")
+    assert plain < banked
+    assert term_stems(["large", "language", "models"]) <= banked
