@@ -51,7 +51,12 @@ class Chunk:
 
     @property
     def id(self) -> str:
-        return f"{self.paper_id}#{self.index}"
+        return chunk_id(self.paper_id, self.index)
+
+
+def chunk_id(paper_id: str, index: int) -> str:
+    """The store id of a paper's chunk number ``index``; a paper's chunks are numbered 0, 1, ... without gaps."""
+    return f"{paper_id}#{index}"
 
 
 def paper_of(chunk_id: str) -> str:

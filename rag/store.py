@@ -26,7 +26,7 @@ import chromadb  # noqa: E402  (telemetry must be off before import)
 from chromadb.config import Settings as ChromaSettings  # noqa: E402
 from chromadb.errors import ChromaError  # noqa: E402
 
-from .chunking import Chunk, paper_of  # noqa: E402
+from .chunking import Chunk, chunk_id, paper_of  # noqa: E402
 from .safety import strip_control  # noqa: E402
 
 
@@ -62,6 +62,9 @@ class PaperState:
 # of a few thousand chunks, a few seconds; 30 s leaves ample headroom yet bounds a stall.
 CONNECT_TIMEOUT = 5.0
 REQUEST_TIMEOUT = 30.0
+# Chunk ids asked per paper in one call when scoring named papers: 99.6% of 14,214 papers sampled at
+# 30,019 have at most 3 chunks (all-MiniLM-L6-v2's 256-token window); longer ones take another call.
+CHUNKS_PER_ASK = 3
 MAX_REASON_CHARS = 200  # the cause shown in a StoreError; chromadb errors can carry whole payloads
 # What a store call raises when the server or the files fail (as opposed to our own bugs):
 # httpx transport/status errors, chromadb's own errors, OS errors, and undecodable replies.
@@ -273,15 +276,37 @@ class VectorStore:
 
     def _nearest_within(self, vector: np.ndarray, n: int, paper_ids: Sequence[str],
                         where: dict | None) -> list[ChunkHit]:
-        got = self._collection.get(where=_all_of([{"paper_id": {"$in": list(paper_ids)}}, where]),
-                                   include=["embeddings"])
-        if not got["ids"]:
+        ids, vectors = self._chunks_of(paper_ids) if where is None else self._chunks_where(paper_ids, where)
+        if not ids:
             return []
-        vectors = np.asarray(got["embeddings"], dtype=np.float32)
         similarity = vectors @ vector / (np.linalg.norm(vectors, axis=1) * np.linalg.norm(vector) + 1e-12)
         best = np.argsort(-similarity, kind="stable")[:n]
-        return [ChunkHit(chunk_id=got["ids"][i], paper_id=paper_of(got["ids"][i]), similarity=float(similarity[i]))
-                for i in best]
+        return [ChunkHit(chunk_id=ids[i], paper_id=paper_of(ids[i]), similarity=float(similarity[i])) for i in best]
+
+    def _chunks_of(self, paper_ids: Sequence[str]) -> tuple[list[str], np.ndarray]:
+        """The papers' chunk ids and vectors, asked for by id (``#0``, ``#1``, ...; absent ids are skipped).
+
+        At 30,019 papers, 60 papers' chunks by id took 5 ms and by ``paper_id $in`` 17 ms.
+        Papers that returned their last guessed chunk may have more: asked again for the next ones.
+        """
+        ids: list[str] = []
+        rows: list[np.ndarray] = []
+        wanted, first = list(dict.fromkeys(paper_ids)), 0
+        while wanted:
+            last = first + CHUNKS_PER_ASK - 1
+            got = self._collection.get(ids=[chunk_id(p, i) for p in wanted for i in range(first, last + 1)],
+                                       include=["embeddings"])
+            ids += got["ids"]
+            rows += [np.asarray(v, dtype=np.float32) for v in got["embeddings"]] if got["ids"] else []
+            longer = {paper_of(cid) for cid in got["ids"] if cid.endswith(f"#{last}")}
+            wanted, first = [p for p in wanted if p in longer], last + 1
+        return ids, np.array(rows, dtype=np.float32)
+
+    def _chunks_where(self, paper_ids: Sequence[str], where: dict) -> tuple[list[str], np.ndarray]:
+        """The papers' chunks that match ``where`` (ids with a ``where`` took seconds in Chroma: filtered by paper)."""
+        got = self._collection.get(where=_all_of([{"paper_id": {"$in": list(paper_ids)}}, where]),
+                                   include=["embeddings"])
+        return list(got["ids"]), np.asarray(got["embeddings"] if got["ids"] else [], dtype=np.float32)
 
     def paper_vectors(self, page: int = 5000) -> dict[str, np.ndarray]:
         """Each paper's mean chunk vector, read from the store.

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 from chromadb.config import Settings as ChromaSettings
 
+from rag import store as store_module
 from rag.assistant import Assistant
 from rag.config import SEED_CORPUS
 from rag.corpus import load_corpus, load_path
@@ -118,6 +119,18 @@ def test_search_within_named_papers_matches_chromas_own_filtered_query(seed_assi
     assert {h.paper_id for h in store.query(vector, 1000, paper_ids=named)} == set(named)
     assert len(store.query(vector, 10_000)) == store.count()  # more than it holds: all of it, no error
     assert store.query(vector, 5, paper_ids=["no-such-paper"]) == []
+
+
+@pytest.mark.parametrize("per_ask", [1, 2, 3])
+def test_search_within_papers_reads_every_chunk_of_long_abstracts(seed_assistant, monkeypatch, per_ask) -> None:
+    """Chunks are asked for by id a few at a time; an abstract with more chunks than one ask covers
+    (p19 has several) must still be scored on all of them."""
+    monkeypatch.setattr(store_module, "CHUNKS_PER_ASK", per_ask)
+    ids, _, metadatas = stored(raw_collection(seed_assistant.settings.data_dir))
+    assert max(m["n_chunks"] for m in metadatas) > per_ask
+    store, vector = seed_assistant.store, seed_assistant.embedder.embed_query("agents that fail at tasks")
+    hits = store.query(vector, 10_000, paper_ids=[p.id for p in seed_assistant.papers])
+    assert sorted(h.chunk_id for h in hits) == sorted(ids)
 
 
 def test_every_stored_chunk_fits_the_model_window(seed_assistant) -> None:
