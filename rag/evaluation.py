@@ -423,14 +423,15 @@ def run_eval(assistant: Assistant, questions: Sequence[Question], k: int, modes:
                     threshold=SUPPORT_THRESHOLD)
     started = time.perf_counter()
     for i, question in enumerate(questions, 1):
+        asked = time.perf_counter()  # answered first, so its time includes encoding the question
+        answer = assistant.ask(question.question, history=_messages(question), top_k=k, use_llm=use_llm).result()
+        latency = time.perf_counter() - asked
         query = search_query(assistant, question, use_llm)
         retrieved: dict[str, list[str]] = {
             mode: [s.paper.id for s in assistant.retriever.search(query, k, mode=mode)] for mode in modes
         }
-        asked = time.perf_counter()
-        answer = assistant.ask(question.question, history=_messages(question), top_k=k, use_llm=use_llm).result()
         retrieved[ANSWER_PATH] = [s.paper.id for s in answer.sources][:k]  # what the answer really drew on
-        row = score_answer(question, answer, retrieved, time.perf_counter() - asked, SUPPORT_THRESHOLD)
+        row = score_answer(question, answer, retrieved, latency, SUPPORT_THRESHOLD)
         report.rows.append(row)
         if progress:
             progress(i, len(questions), row)
