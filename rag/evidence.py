@@ -43,9 +43,12 @@ METADATA_WORDS = frozenset(
      "lab", "labs", "funding", "funded", "funder", "grant", "grants", "email", "emails", "venue", "published",
      "publication", "acknowledgments"]
 )
-# A bibliographic word that is the subject of a verb or possessive ("the authors confirm", "the authors' fix")
-# points at the paper, like "paper" does; asked for ("the authors of X", "which institution?") it is none of these.
-_REFERRING = re.compile(r"\b(" + "|".join(sorted(METADATA_WORDS)) + r")(?:'s?|\s+([a-z]+))", re.IGNORECASE)
+# A bibliographic word that is the subject of a verb or possessive ("the authors confirm", "the authors' fix",
+# "the authors of V33DA verify") points at the paper, like "paper" does; asked for ("the authors of X?",
+# "which institution?") it is none of these.
+_REFERRING = re.compile(r"\b(" + "|".join(sorted(METADATA_WORDS)) + r")(?:'s?|(?:\s+of\s+(?:the\s+|this\s+)?"
+                        r"[\w&+.-]+(?:\s+(?:paper|work|study|abstract))?)?\s+"
+                        r"(?!(?:paper|work|study|abstract)\b)((?-i:[a-z]+)\b))", re.IGNORECASE)
 
 # Words in a question that ask for sentences of one role ("what did they find", "is the code released").
 ROLE_WORDS: dict[Role, frozenset[str]] = {

@@ -298,6 +298,7 @@ def test_bibliographic_questions_are_not_stated(request, assistant_name, questio
 @pytest.mark.parametrize(("question", "expected"), [
     ("What accuracy did the authors' DeltaDirect tuning reach on MODIRECT-SYNBENCH?", "85.4"),
     ("The V33DA authors say caller identity is verified. What signal do they verify it from?", "accelerometer"),
+    ("How do the authors of V33DA verify who the caller is?", "accelerometer"),
 ])
 def test_authors_used_to_point_at_the_paper_are_not_asked_for(seed_assistant, question, expected) -> None:
     """ "the authors' fix", "the authors say": the authors are who did the work, not a field the question asks."""
