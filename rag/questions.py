@@ -41,6 +41,7 @@ _SET_NOUN = r"(?:papers|works|studies|articles|abstracts|publications|ones|metho
 _SET_VALUED = re.compile(
     rf"\b(?:which|what|list|name|find|show|enumerate|are\s+there|how\s+many|any)\b[^?.]*?\b{_SET_NOUN}\b"
     r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
+    r"|\b(?:anything|everything)\s+(?:on|about|regarding|related\s+to|that|in\s+here)\b"
     r"|\bany\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b",
     re.IGNORECASE,
 )
@@ -59,9 +60,9 @@ _WORD_WHOLE = r"[\w&+'-]+(?:\.[\w&+'-]+)*(?![\w&+'-])"
 _DESCRIPTION_WORD = rf"{_WORD_WHOLE}(?![,;:?.]|\s+(?:and|with|vs\.?|versus|or)\s+(?:the|a)\b)"
 _ON = r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b)[\w&+.'-]+\s*){1,6}))?"
 _DESCRIBED = re.compile(
-    rf"(?i:\bthe\s+((?:{_DESCRIPTION_WORD}\s+){{0,6}}?{_WORD_WHOLE})\s+(?:paper|abstract|article|study|work)\b)"
+    rf"(?i:\bthe\s+((?:{_DESCRIPTION_WORD}\s+){{0,6}}?{_WORD_WHOLE})\s+(?:paper|abstract|article|study|work|benchmark)\b)"
     rf"{_ON}"
-    rf"|(?i:\bthe\s+(?:paper|work|study)\s+(?:on|about|of|that\s+\w+|which\s+\w+)\s+)"
+    rf"|(?i:\bthe\s+(?:paper|work|study|one)\s+(?:on|about|of|that\s+\w+|which\s+\w+)\s+)"
     rf"((?:{_DESCRIPTION_WORD}\s+){{0,11}}{_WORD_WHOLE})"
     # "the ASD prompting method": a method/model/benchmark described by a name-like word
     rf"|(?i:\bthe\s+)((?:[\w&+.'-]+\s+){{0,4}}?[\w&+.'-]*[A-Z][\w&+.'-]*(?:\s+[\w&+.'-]+){{0,3}}?)\s+"
@@ -115,7 +116,10 @@ _EXCLUDING = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:(?:that|which)\s
                         r"|does\s+not|wasn'?t|not)\s+(?:about\s+)?([^,?.;:]+)", re.IGNORECASE)
 _REFERENCE_WORDS = frozenset(
     ["first", "second", "third", "fourth", "last", "latter", "former", "same", "other", "above", "previous", "next",
-     "one", "two", "three", "four", "this", "that", "these", "those"]
+     "one", "two", "three", "four", "this", "that", "these", "those",
+     # size and rank words compare papers rather than describe one ("the larger benchmark")
+     "larger", "largest", "smaller", "smallest", "bigger", "biggest", "better", "best", "worse", "worst",
+     "newer", "newest", "older", "oldest", "earlier", "later", "stronger", "strongest", "weaker", "weakest"]
 )
 _NUMBER_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 
@@ -179,7 +183,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     plan = QuestionPlan(
         question=question, kind="fact", query=question, terms=terms, targets=named, described=described,
         set_valued=bool(_SET_VALUED.search(question)) and not named,
-        negated=bool(_NEGATED.search(question)),
+        negated=bool(_NEGATED.search(_set_sentence(question))),
         alternatives=alternatives((clauses(question) or [question])[0], labels),
         carried=conversation_papers(history, names) if history and not named else [],
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
@@ -192,6 +196,20 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.alternatives = alternatives(plan.set_phrase, labels)
     plan.kind = suggested_kind(plan)
     return plan
+
+
+_SENTENCE_END = re.compile(r"[.?!](?:\s+|$)|\s*[()]")
+
+
+def _set_sentence(question: str) -> str:
+    """The sentence that asks for the set: a negation elsewhere ("(Video-only work doesn't count.)")
+    qualifies the set, it does not ask for its complement."""
+    cue = _SET_VALUED.search(question)
+    if not cue:
+        return question
+    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(question) if m.end() <= cue.start()]
+    end = next((m.start() for m in _SENTENCE_END.finditer(question, cue.end())), len(question))
+    return question[starts[-1]:end]
 
 
 def set_phrase(question: str) -> str:

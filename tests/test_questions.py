@@ -91,6 +91,8 @@ def test_the_name_index_finds_exactly_what_scanning_every_abstract_finds(seeds, 
     "How many papers use transformers?",
     "Which methods in this collection are training-free?",
     "What approaches cut GPU memory during fine-tuning?",
+    "Anything about coral reef monitoring?",
+    "Show me everything on speech recognition.",
 ])
 def test_questions_about_sets_of_papers_suggest_a_list(question) -> None:
     plan = plan_question(question, [])
@@ -107,6 +109,18 @@ def test_questions_about_sets_of_papers_suggest_a_list(question) -> None:
 def test_questions_about_one_thing_are_fact(question) -> None:
     plan = plan_question(question, [])
     assert not plan.set_valued and plan.kind == "fact", plan
+
+
+@pytest.mark.parametrize(("question", "negated"), [
+    ("Which papers are not about robots?", True),
+    ("Which papers don't use labels? Semi-supervised ones count.", True),
+    # a negation in another sentence qualifies the set; it does not ask for the complement
+    ("Which papers work with text? (Speech transcripts don't count.)", False),
+    ("Which papers measure energy use. Simulations aren't enough.", False),
+])
+def test_only_a_negation_in_the_set_question_asks_for_the_complement(question, negated) -> None:
+    plan = plan_question(question, [])
+    assert plan.set_valued and plan.negated is negated, plan
 
 
 @pytest.mark.parametrize("question", [
@@ -280,6 +294,10 @@ def test_described_parts_keep_descriptions_of_unnamed_papers(mini) -> None:
     ("What does the Qwen2.5-based routing paper report?", ["Qwen2.5-based routing"]),
     # an exclusion is not a description
     ("What does the paper that isn't about rivers measure?", []),
+    # "the one on X" and "the X benchmark" describe; "the larger benchmark" only compares
+    ("How does the river pollution paper differ from the one on coastal flood forecasting?",
+     ["river pollution", "coastal flood forecasting"]),
+    ("Does the bird-song benchmark hold more recordings than the larger benchmark?", ["bird-song"]),
 ])
 def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) -> None:
     assert described_parts(question, [], mini) == described
