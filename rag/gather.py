@@ -297,7 +297,9 @@ class Gatherer:
         holding = [e for e in candidates if has_expected(plan.expects, plan.count, plan.count_noun,
                                                                     _without(e.sentence.text, plan.question))]
         if holding:  # lead with the sentence that holds it, wherever it is among the sources
-            gathered.evidence = holding[:1] + [e for e in gathered.evidence if e is not holding[0]]
+            lead = holding[0]  # often a clause's best sentence (from ``extra``): quoted once, not twice
+            gathered.evidence = [lead] + [e for e in gathered.evidence
+                                          if (e.paper_id, e.sentence) != (lead.paper_id, lead.sentence)]
             return None
         return Missing("kind", labels, [], plan.expects, plan.count, plan.count_noun)
 

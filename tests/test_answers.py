@@ -9,6 +9,7 @@ import re
 import pytest
 
 from rag.assistant import Assistant, QuestionError
+from rag.chunking import split_sentences
 from rag.citations import StreamingCitationFilter, check_citations, cited_numbers
 from rag.corpus import make_paper
 from rag.extractive import REFUSAL
@@ -47,6 +48,10 @@ def test_factual_answers_cite_valid_sources_including_the_gold_paper(seed_assist
             problems.append(f"{q['id']}: gold {q['gold_papers'][0]} not cited (cited {cited_ids})")
         if answer.removed_citations:
             problems.append(f"{q['id']}: {answer.removed_citations} citations removed from a quoted answer")
+        twice = [s.text[:60] for src in answer.cited_sources for s in split_sentences(src.paper.text)
+                 if answer.text.count(s.text.rstrip(".")) > 1]
+        if twice:  # the sentence holding the asked figure was once quoted again after itself
+            problems.append(f"{q['id']}: quoted twice: {twice}")
     assert not problems, "\n".join(problems)
 
 
