@@ -64,8 +64,10 @@ _DESCRIBED = re.compile(
     rf"{_ON}"
     rf"|(?i:\bthe\s+(?:paper|work|study|one)\s+(?:on|about|of|that\s+\w+|which\s+\w+)\s+)"
     rf"((?:{_DESCRIPTION_WORD}\s+){{0,11}}{_WORD_WHOLE})"
-    # "the ASD prompting method": a method/model/benchmark described by a name-like word
-    rf"|(?i:\bthe\s+)((?:[\w&+.'-]+\s+){{0,4}}?[\w&+.'-]*[A-Z][\w&+.'-]*(?:\s+[\w&+.'-]+){{0,3}}?)\s+"
+    # "the ASD prompting method": a method/model/benchmark described by a name-like word (a parameter count
+    # such as "7B" is not one: "the base 7B model" is a model inside a paper)
+    rf"|(?i:\bthe\s+)((?:[\w&+.'-]+\s+){{0,4}}?(?!\d+(?:\.\d+)?[BMKT]\b)[\w&+.'-]*[A-Z][\w&+.'-]*"
+    rf"(?:\s+[\w&+.'-]+){{0,3}}?)\s+"
     rf"(?i:method|approach|model|framework|benchmark|dataset|system|procedure|technique)\b",
 )
 _TOKEN = re.compile(r"(?<![\w&+.-])[A-Za-z][\w&+-]*(?:\.\d+[\w-]*)?[\w+]?")

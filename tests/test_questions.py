@@ -298,6 +298,9 @@ def test_described_parts_keep_descriptions_of_unnamed_papers(mini) -> None:
     ("How does the river pollution paper differ from the one on coastal flood forecasting?",
      ["river pollution", "coastal flood forecasting"]),
     ("Does the bird-song benchmark hold more recordings than the larger benchmark?", ["bird-song"]),
+    # a parameter count is not a name: "the 13B model" is a model inside a paper, "the GlowNet-13B model" a name
+    ("How much better than the 13B model did it do?", []),
+    ("How much better than the GlowNet-13B model did it do?", ["GlowNet-13B"]),
 ])
 def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) -> None:
     assert described_parts(question, [], mini) == described
