@@ -138,7 +138,7 @@ def _join(items: Sequence[str], word: str = "or") -> str:
 # --- lists of papers --------------------------------------------------------------------
 
 def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Match], sources: Sequence[Source],
-               negated: bool, total: int | None = None) -> Composed:
+               negated: bool, total: int | None = None, within: str = "") -> Composed:
     """A counted, ranked list with one cited sentence per paper; borderline ones listed apart."""
     by_paper = {s.paper.id: s for s in sources}
     members = [m for m in members if m.paper_id in by_paper]
@@ -147,9 +147,10 @@ def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Matc
         return Composed(f"No paper in the corpus clearly matches \"{criterion}\".", [], refused=True)
     count = total if total is not None else len(members)
     shown = f"; showing {len(members)}" if count > len(members) else ""
-    verb = ("paper is" if count == 1 else "papers are") + " not about" if negated else \
+    verb = ("paper is" if count == 1 and not within else "papers are") + " not about" if negated else \
         "paper matches" if count == 1 else "papers match"
-    lines = [f"{count} {verb} \"{criterion}\"{shown}:", ""]
+    counted = f"{count} of the \"{within}\"" if within else f"{count}"
+    lines = [f"{counted} {verb} \"{criterion}\"{shown}:", ""]
     evidence: list[Evidence] = []
     for i, match in enumerate(members, 1):
         lines.append(f"{i}. {_list_line(match, by_paper[match.paper_id], evidence)}")
@@ -270,7 +271,7 @@ def compose(gathered: Gathered, limit: int) -> Composed:
     sources = gathered.sources
     if gathered.kind == "list":
         return paper_list(gathered.criterion, gathered.members, gathered.possible, sources, gathered.negated,
-                          gathered.matched_total)
+                          gathered.matched_total, gathered.within)
     if gathered.kind == "compare":
         return comparison(sources[: len(gathered.focus)], gathered.evidence, gathered.shared, gathered.by_relevance,
                           gathered.extra)

@@ -130,6 +130,7 @@ class Gathered:
     by_relevance: bool = True  # evidence is ordered by relevance to the question (else in abstract order)
     criterion: str = ""
     negated: bool = False
+    within: str = ""  # the described set a negated list was taken from ("the multimodal LLM papers")
     topics: list[tuple[list[str], list[str], int]] = field(default_factory=list)  # terms, shown ids, size
     collection_size: int = 0
     shared: dict[str, list[str]] = field(default_factory=dict)
@@ -319,7 +320,10 @@ class Gatherer:
         members = [m for m in ranked if m.score >= MEMBER_MIN and m.score >= MEMBER_WITHIN * ceiling]
         possible = [m for m in ranked if m not in members and m.score >= MEMBER_MIN
                     and m.score >= POSSIBLE_WITHIN * ceiling][:MAX_POSSIBLE]
-        if plan.negated:  # the complement, each paper with what it is about instead
+        within = ""
+        if plan.negated and plan.set_phrase and plan.asked_terms:  # "which of the X papers do not Y": X minus Y
+            members, possible, within = self._lacking(plan.asked_terms, members + possible), [], plan.set_phrase
+        elif plan.negated:  # the complement, each paper with what it is about instead
             excluded = {m.paper_id for m in members + possible}
             members = [self._contribution_match(m) for m in reversed(ranked) if m.paper_id not in excluded]
             possible = []
@@ -327,13 +331,25 @@ class Gatherer:
             return None  # one paper clears the criterion, or a paraphrase matches loosely: a fact answer decides
         elif not members:
             possible = []  # nothing comes close: the list says so, without borderline guesses
-        if plan.asked_terms:
+        if plan.asked_terms and not within:
             members, possible = self._answering(plan.asked_terms, members), self._answering(plan.asked_terms, possible)
+        criterion = " ".join(plan.asked_terms) if within else plan.criterion
         gathered = Gathered("list", [], [], [], members[:MAX_LISTED], possible, matched_total=len(members),
-                            more=members[MAX_LISTED:], criterion=plan.criterion, negated=plan.negated)
+                            more=members[MAX_LISTED:], criterion=criterion, negated=plan.negated, within=within)
         first = [m.paper_id for m in gathered.members + possible]
         gathered.sources = self.sources(plan.query, first, scope, k)
         return gathered
+
+    def _lacking(self, terms: Sequence[str], matches: Sequence[Match]) -> list[Match]:
+        """The set's members that do not match ``terms`` by the list's own membership bar, each with the
+        sentence that put it in the set."""
+        text = " ".join(terms)
+        vector = self.embedder.embed_query(self.scorer.acronyms.expand(text))
+        scores = {pid: score for pid, _, score in self.scorer.membership(text, vector,
+                                                                          [self.papers[m.paper_id] for m in matches])}
+        ceiling = max(scores.values(), default=0.0)
+        return [m for m in matches
+                if not (scores.get(m.paper_id, 0.0) >= MEMBER_MIN and scores[m.paper_id] >= MEMBER_WITHIN * ceiling)]
 
     def _contribution_match(self, match: Match) -> Match:
         """The paper with its contribution sentence (a complement list says what each paper is about instead)."""

@@ -52,6 +52,8 @@ _NEGATED = re.compile(
 )
 _SET_PHRASE = re.compile(rf"\b(?:the|these|those|all)\s+((?:[\w&+-]+\s+){{0,3}}?[\w&+-]+)\s+{_SET_NOUN}\b",
                          re.IGNORECASE)
+_SET_ON = re.compile(rf"\b(?:among|of|across)\s+(?:the|these|those|all)\s+{_SET_NOUN}\s+(?:on|about)\s+"
+                     r"([^,;:?(]+(?:\([^)]*\))?)", re.IGNORECASE)
 ALTERNATIVE_TERMS = 4  # longer criterion parts are one criterion, not alternatives (dev+probe list F1: 0.81 -> 0.83)
 _ALTERNATIVE = re.compile(r",?\s+(?:or|including|such\s+as|e\.g\.,?|i\.e\.,?|especially)\s+|\s*\(", re.IGNORECASE)
 # A description runs until its clause ends: a word followed by punctuation, or by "and"/"with"/"vs" and the next
@@ -215,8 +217,9 @@ def _set_sentence(question: str) -> str:
 
 
 def set_phrase(question: str) -> str:
-    """"across the vision papers" -> "vision"; pointers like "these two papers" are not a set description."""
-    for match in _SET_PHRASE.finditer(question):
+    """"across the vision papers" -> "vision", "among the papers on robotics, ..." -> "robotics";
+    pointers like "these two papers" are not a set description."""
+    for match in [*_SET_PHRASE.finditer(question), *_SET_ON.finditer(question)]:
         phrase = match.group(1)
         if content_terms(phrase) and not all(w.lower() in _REFERENCE_WORDS for w in phrase.split()):
             return " ".join(content_terms(phrase))

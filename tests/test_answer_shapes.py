@@ -209,6 +209,20 @@ def test_a_negated_criterion_lists_the_complement(mini_assistant, question) -> N
     assert_citations_valid(answer)
 
 
+@pytest.mark.parametrize("question", [
+    "Which of the multimodal LLM papers don't use audio?",
+    "Among the papers on multimodal LLMs, which ones do not involve audio?",
+])
+def test_a_negation_within_a_described_set_leaves_the_set_members_without_it(seed_assistant, question) -> None:
+    """ "which of the X papers do not Y" is X minus Y, not every paper outside X (which listed 13-14 papers)."""
+    answer = seed_assistant.answer(question)
+    assert answer.kind == "list" and not answer.refused, answer.text
+    members, _ = listed(answer)
+    assert {"p16", "p11"} <= set(members) and "p08" not in cited_ids(answer), answer.text  # DGP, MODIRECT; AVLLMs
+    assert len(members) <= 5 and answer.text.startswith(f"{len(members)} of the "), answer.text
+    assert_citations_valid(answer)
+
+
 GNN_VARIANTS = [
     "Which papers use graph neural networks?",
     "Is there any work on graph neural networks?",

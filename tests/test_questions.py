@@ -183,6 +183,8 @@ def test_list_criterion_keeps_content_verbs() -> None:
 @pytest.mark.parametrize(("question", "phrase"), [
     ("What datasets are used across the vision papers?", "vision"),
     ("Which metrics do the graph learning papers report?", "graph learning"),
+    ("Among the papers on river monitoring, which ones use drones?", "river monitoring"),
+    ("Of the studies about coral reefs (surveys or models), which are recent?", "coral reefs surveys models"),
 ])
 def test_set_phrase_reads_the_described_set(question, phrase) -> None:
     assert set_phrase(question) == phrase
