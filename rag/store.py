@@ -298,8 +298,8 @@ class VectorStore:
                                        include=["embeddings"])
             ids += got["ids"]
             rows += [np.asarray(v, dtype=np.float32) for v in got["embeddings"]] if got["ids"] else []
-            longer = {paper_of(cid) for cid in got["ids"] if cid.endswith(f"#{last}")}
-            wanted, first = [p for p in wanted if p in longer], last + 1
+            returned = set(got["ids"])
+            wanted, first = [p for p in wanted if chunk_id(p, last) in returned], last + 1
         return ids, np.array(rows, dtype=np.float32)
 
     def _chunks_where(self, paper_ids: Sequence[str], where: dict) -> tuple[list[str], np.ndarray]:
