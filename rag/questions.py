@@ -179,7 +179,9 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         for pid, at in _linked(acronyms.shorten(question), names).items():
             linked.setdefault(pid, at)
     named = sorted(linked, key=lambda pid: linked[pid])
-    labels = [names.by_id[pid].label for pid in named] + [t for t in name_tokens(question)]
+    # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
+    # so an answer can say no abstract mentions it.
+    labels = [names.by_id[pid].label for pid in named] + [t for t in name_tokens(question) if names.containing(t)]
     described = described_parts(question, named, names)
     terms = content_terms(question, drop=labels + referring_words(question))
     count, noun = listed_count(question)

@@ -309,6 +309,19 @@ def test_bibliographic_questions_are_not_stated(request, assistant_name, questio
     assert_citations_valid(answer)
 
 
+@pytest.mark.parametrize(("question", "name", "paper_id"), [
+    ("Does VolumeProbe report results on ImageNet?", "ImageNet", "p14"),
+    ("How does META-DINO compare with SimCLRv2 on wildlife images?", "SimCLRv2", "p09"),
+])
+def test_a_coined_name_no_abstract_holds_is_not_stated(seed_assistant, question, name, paper_id) -> None:
+    """A coined name the corpus lacks is what the question hinges on: it was dropped like a paper's name,
+    and the answer quoted a sentence as if it answered."""
+    answer = seed_assistant.answer(question)
+    assert answer.refused and name in first_sentence(answer.text), answer.text
+    assert set(cited_ids(answer)) <= {paper_id}
+    assert_citations_valid(answer)
+
+
 @pytest.mark.parametrize(("question", "expected"), [
     ("What accuracy did the authors' DeltaDirect tuning reach on MODIRECT-SYNBENCH?", "85.4"),
     ("The V33DA authors say caller identity is verified. What signal do they verify it from?", "accelerometer"),
