@@ -170,6 +170,7 @@ class Gatherer:
         """Decide the answer's shape from evidence; ``paper_ids`` (the UI/CLI selection) and ``filters`` (venue, year)
         narrow every retrieval and membership scan."""
         scope = Scope(tuple(paper_ids) if paper_ids else (), filters)
+        self.embedder.embed_queries(self._texts_to_embed(plan))
         pointed = self._pointed(plan, history, scope)
         if plan.kind == "list" and not pointed:
             listed = self._list(plan, scope, k)
@@ -182,6 +183,16 @@ class Gatherer:
         if plan.kind == "overview" and not pointed:
             return self._overview(plan, scope)
         return self._fact(plan, pointed, scope, k)
+
+    def _texts_to_embed(self, plan: QuestionPlan) -> list[str]:
+        """The texts this plan's retrievals and evidence scoring will embed, so they are encoded in one batch:
+        a list's criterion and alternatives, or a fact's question parts; and what every shape needs."""
+        texts = [plan.query, plan.question, *plan.described]
+        if plan.kind == "list":
+            texts += [self.scorer.acronyms.expand(t) for t in [plan.criterion, *plan.alternatives]]
+        else:
+            texts += plan.clauses
+        return texts
 
     def _pointed(self, plan: QuestionPlan, history: Sequence[Message], scope: Scope) -> list[str]:
         """The papers the question is about: named, described, carried over, or selected by the filter."""

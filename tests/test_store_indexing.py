@@ -95,6 +95,25 @@ def test_embeddings_are_real_unit_vectors(seed_embedder) -> None:
     assert seed_embedder.embed([]).shape == (0, 384)
 
 
+def test_query_vectors_are_encoded_in_one_batch_and_remembered(seed_embedder, monkeypatch) -> None:
+    """An answer's short texts are encoded together; a text asked again is not encoded again."""
+    texts = ["river pollution sensors", "coastal flood maps", f"a text no test used before {uuid.uuid4()}"]
+    alone = [seed_embedder.embed([t])[0] for t in texts]
+    batches: list[list[str]] = []
+    encode = seed_embedder.embed
+    monkeypatch.setattr(seed_embedder, "embed", lambda batch, progress=False: batches.append(list(batch))
+                        or encode(batch, progress))
+    together = seed_embedder.embed_queries([*texts, texts[0]])
+    assert len(together) == 4 and len(batches) == 1, batches  # one encoder call for all the new texts
+    assert texts[2] in batches[0] and len(batches[0]) == len(set(batches[0])), batches
+    for vector, single in zip(together, [*alone, alone[0]], strict=True):
+        np.testing.assert_allclose(vector, single, atol=1e-5)  # padding in a batch changes nothing
+        assert not vector.flags.writeable
+    batches.clear()
+    np.testing.assert_allclose(seed_embedder.embed_query(texts[2]), alone[2], atol=1e-5)
+    assert batches == []  # remembered
+
+
 def test_stored_vectors_are_the_models_embeddings_of_the_chunks(seed_assistant) -> None:
     ids, documents, _ = stored(raw_collection(seed_assistant.settings.data_dir))
     sample = dict(list(zip(ids, documents, strict=True))[:5])
