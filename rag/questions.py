@@ -118,6 +118,14 @@ _ORDINAL = {"first": 0, "second": 1, "third": 2, "former": 0, "latter": -1, "las
 _ORDINAL_REF = re.compile(r"\bthe\s+(first|second|third|former|latter|last)\b(?:\s+one)?", re.IGNORECASE)
 _EXCLUDING = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:(?:that|which)\s+)?(?:isn'?t|is\s+not|doesn'?t"
                         r"|does\s+not|wasn'?t|not)\s+(?:about\s+)?([^,?.;:]+)", re.IGNORECASE)
+# "Compare/contrast A with B" and "How do A and B differ": the two sides, each up to its clause's end.
+_COMPARED = re.compile(
+    r"\b(?:compare|contrast)\s+(.+?)\s+(?:with|to|against|and|vs\.?|versus)\s+(.+?)\s*(?=[:;?.(]|,\s|\s+(?:in|on)\s+"
+    r"(?:what|how|which|terms)\b|$)"
+    r"|\bhow\s+(?:do|does|did)\s+(.+?)\s+and\s+(.+?)\s+(?:differ|compare|relate)\b",
+    re.IGNORECASE,
+)
+_THE = re.compile(r"^the\s+|\s+(?:paper|work|study|abstract)$", re.IGNORECASE)
 _REFERENCE_WORDS = frozenset(
     ["first", "second", "third", "fourth", "last", "latter", "former", "same", "other", "above", "previous", "next",
      "one", "two", "three", "four", "this", "that", "these", "those",
@@ -354,18 +362,42 @@ def pointers(question: str) -> list[str]:
 
 
 def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper] | NameIndex) -> list[str]:
-    """Descriptions of papers ("the audio-visual LLM trimodal-binding paper", "the paper on X") that name none."""
+    """Descriptions of papers ("the audio-visual LLM trimodal-binding paper", "the paper on X") that name none;
+    and the compared phrases of "compare/contrast A with B" that are definite ("the ...") and not found so."""
     names = NameIndex.of(papers)
     parts = []
     for match in _pointing(question):
         phrase = " ".join(g for g in match.groups() if g).strip(" ,?.")
         if not content_terms(phrase) or all(w.lower() in _REFERENCE_WORDS for w in phrase.split()):
             continue  # "the paper", "the second paper": a pointer, not a description
-        if any(names.by_id[pid].label.lower() in phrase.lower() for pid in named) \
-                or any(set(names.containing(token)) & set(named) for token in name_tokens(phrase)):
+        if _names_one_of(phrase, named, names):
             continue  # "the IndRM causal-parents paper", "the cfDNA study": already linked by name
         parts.append(phrase)
+    for phrase in _compared_phrases(question):
+        terms = {t.lower() for t in content_terms(phrase)}
+        if terms and not any(_same_description(terms, part) for part in parts) \
+                and not _names_one_of(phrase, named, names):
+            parts.append(phrase)  # "Contrast the label-free adaptation of X with the work that ...": both compared
     return parts
+
+
+def _same_description(terms: set[str], part: str) -> bool:
+    """Whether a compared phrase is a description already found (half its content words or more in common)."""
+    other = {t.lower() for t in content_terms(part)}
+    return len(terms & other) >= 0.5 * min(len(terms), len(other))
+
+
+def _names_one_of(phrase: str, named: Sequence[str], names: NameIndex) -> bool:
+    return any(names.by_id[pid].label.lower() in phrase.lower() for pid in named) \
+        or any(set(names.containing(token)) & set(named) for token in name_tokens(phrase))
+
+
+def _compared_phrases(question: str) -> list[str]:
+    """The two definite noun phrases a comparison sets side by side, "the" and a trailing "paper" removed."""
+    match = _COMPARED.search(question)
+    if not match:
+        return []
+    return [_THE.sub("", side).strip(" ,") for side in match.groups() if side and side.lower().startswith("the ")]
 
 
 def expected_answer(question: str) -> Expects:

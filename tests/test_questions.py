@@ -308,6 +308,19 @@ def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) 
     assert described_parts(question, [], mini) == described
 
 
+@pytest.mark.parametrize(("question", "described"), [
+    ("Contrast the drifting capsules that sense river pollution with the coastal flood forecasting study.",
+     ["coastal flood forecasting", "drifting capsules that sense river pollution"]),
+    ("How do the sensors that survive saltwater and the flood maps of the coastal paper differ?",
+     ["flood maps of the coastal", "sensors that survive saltwater"]),
+    # not definite ("other ..."), or a side already found: nothing added
+    ("Compare the GlowNet paper with other counting methods.", []),
+])
+def test_both_sides_of_a_comparison_are_described(mini, question, described) -> None:
+    named = link_names(question, mini)
+    assert described_parts(question, named, mini) == described
+
+
 def test_a_paper_named_inside_a_description_is_not_described_again(seeds) -> None:
     """ "the cfDNA study" names p03 by its coined name: one paper, not a comparison of p03 with "cfDNA"."""
     plan = plan_question("What does the cfDNA study find?", seeds)
