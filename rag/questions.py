@@ -125,7 +125,8 @@ _COMPARED = re.compile(
     r"|\bhow\s+(?:do|does|did)\s+(.+?)\s+and\s+(.+?)\s+(?:differ|compare|relate)\b",
     re.IGNORECASE,
 )
-_THE = re.compile(r"^the\s+|\s+(?:paper|work|study|abstract)$", re.IGNORECASE)
+_THE = re.compile(r"^the\s+|\s+(?:paper|work|study|abstract|one|benchmark|dataset|method|model|approach)$",
+                  re.IGNORECASE)
 _REFERENCE_WORDS = frozenset(
     ["first", "second", "third", "fourth", "last", "latter", "former", "same", "other", "above", "previous", "next",
      "one", "two", "three", "four", "this", "that", "these", "those",
@@ -368,17 +369,22 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     parts = []
     for match in _pointing(question):
         phrase = " ".join(g for g in match.groups() if g).strip(" ,?.")
-        if not content_terms(phrase) or all(w.lower() in _REFERENCE_WORDS for w in phrase.split()):
+        if _only_pointing(phrase):
             continue  # "the paper", "the second paper": a pointer, not a description
         if _names_one_of(phrase, named, names):
             continue  # "the IndRM causal-parents paper", "the cfDNA study": already linked by name
         parts.append(phrase)
     for phrase in _compared_phrases(question):
         terms = {t.lower() for t in content_terms(phrase)}
-        if terms and not any(_same_description(terms, part) for part in parts) \
+        if not _only_pointing(phrase) and not any(_same_description(terms, part) for part in parts) \
                 and not _names_one_of(phrase, named, names):
             parts.append(phrase)  # "Contrast the label-free adaptation of X with the work that ...": both compared
     return parts
+
+
+def _only_pointing(phrase: str) -> bool:
+    """"the paper", "the second one", "the larger benchmark": which paper, not what it is about."""
+    return not content_terms(phrase) or all(w.lower() in _REFERENCE_WORDS for w in phrase.split())
 
 
 def _same_description(terms: set[str], part: str) -> bool:

@@ -313,8 +313,11 @@ def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) 
      ["coastal flood forecasting", "drifting capsules that sense river pollution"]),
     ("How do the sensors that survive saltwater and the flood maps of the coastal paper differ?",
      ["flood maps of the coastal", "sensors that survive saltwater"]),
-    # not definite ("other ..."), or a side already found: nothing added
+    # not definite ("other ..."), a side already found, or sides that only point: nothing added
     ("Compare the GlowNet paper with other counting methods.", []),
+    ("Compare the first paper with the second one.", []),
+    ("How do the former and the latter differ?", []),
+    ("Compare the larger benchmark with the smaller one.", []),
 ])
 def test_both_sides_of_a_comparison_are_described(mini, question, described) -> None:
     named = link_names(question, mini)
