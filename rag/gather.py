@@ -328,7 +328,7 @@ class Gatherer:
         if not ranked:
             return None
         ceiling = ranked[0].score
-        members = [m for m in ranked if m.score >= MEMBER_MIN and m.score >= MEMBER_WITHIN * ceiling]
+        members = [m for m in ranked if _clears(m.score, ceiling)]
         possible = [m for m in ranked if m not in members and m.score >= MEMBER_MIN
                     and m.score >= POSSIBLE_WITHIN * ceiling][:MAX_POSSIBLE]
         within = ""
@@ -359,8 +359,7 @@ class Gatherer:
         scores = {pid: score for pid, _, score in self.scorer.membership(text, vector,
                                                                           [self.papers[m.paper_id] for m in matches])}
         ceiling = max(scores.values(), default=0.0)
-        return [m for m in matches
-                if not (scores.get(m.paper_id, 0.0) >= MEMBER_MIN and scores[m.paper_id] >= MEMBER_WITHIN * ceiling)]
+        return [m for m in matches if not _clears(scores.get(m.paper_id, 0.0), ceiling)]
 
     def _contribution_match(self, match: Match) -> Match:
         """The paper with its contribution sentence (a complement list says what each paper is about instead)."""
@@ -480,3 +479,8 @@ def _without(text: str, question: str) -> str:
     for number in {w for w in words(question) if any(c.isdigit() for c in w)}:
         text = text.replace(number, " ")
     return text
+
+
+def _clears(score: float, ceiling: float) -> bool:
+    """A paper belongs to a "which papers" set: its score clears MEMBER_MIN and is within reach of the best."""
+    return score >= MEMBER_MIN and score >= MEMBER_WITHIN * ceiling
