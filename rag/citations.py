@@ -160,6 +160,8 @@ class SentenceSupport:
 def answer_sentences(text: str) -> list[tuple[str, list[int]]]:
     """Split an answer into claim sentences with the citation numbers each carries.
 
+    A line's label ("1. **Title** (id): ") goes before splitting: a title ending in "?" would
+    otherwise cut the line into the label and an "(id): ..." claim that matches no quoted sentence.
     Markdown scaffolding (headings, table headers and rules, label-only lines), lines that
     only introduce what follows ("3 papers match ...:") and italic notes the composer
     computed itself ("_In common: ..._") are not claims. Each claim line is split with the
@@ -170,7 +172,7 @@ def answer_sentences(text: str) -> list[tuple[str, list[int]]]:
     claim_lines = [line for line in text.splitlines()
                    if cited_numbers(line) or not (_NOTE.match(line) or line.lstrip().startswith("|"))]
     for piece in (sentence.text for line in claim_lines for part in _claim_parts(line)
-                  for sentence in split_sentences(part)):
+                  for sentence in split_sentences(_LABEL_PREFIX.sub("", part))):
         numbers = cited_numbers(piece)
         if not numbers and (piece.rstrip().endswith(":") or _ABOUT_THE_SOURCES.search(piece)):
             continue  # a lead-in, or a statement about the sources ("the abstracts don't state ..."), not a claim

@@ -24,7 +24,7 @@ import functools
 import re
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -100,6 +100,8 @@ _REVERSED_DEFINITION = re.compile(
     r"\b([A-Z][A-Za-z0-9-]*[A-Z0-9]s?)\s*\(\s*((?:[A-Za-z][\w-]*\s+){1,7}[A-Za-z][\w-]*)\s*\)")
 _CONTRACTION = re.compile(r"'(?:s|re|ve|ll|d|m|t)$|n't$", re.IGNORECASE)
 _DEFINITION = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,7}?[A-Za-z][\w-]*)\s*\(\s*([A-Z][A-Za-z0-9-]*[A-Z0-9]s?)\s*\)")
+_ACRONYM_IN_PARENS = re.compile(r"\(\s*([A-Z][A-Za-z0-9-]*[A-Z0-9]s?)\s*\)")
+_DEFINITION_REACH = 300  # characters before "(LLMs)" searched for its up to eight words (same pairs on 10,019 papers)
 
 
 def words(text: str) -> list[str]:
@@ -177,7 +179,7 @@ class Acronyms:
         self.long_of: dict[str, str] = {}
         self._written: dict[str, str] = {}  # the acronym as the abstracts write it ("DGP", "cfDNA")
         for paper in papers:
-            pairs = [(m.group(1), m.group(2)) for m in _DEFINITION.finditer(paper.text)]
+            pairs = list(_definitions(paper.text))
             # "DGP (Dynamic ...)"
             pairs += [(m.group(2), m.group(1)) for m in _REVERSED_DEFINITION.finditer(paper.text)]
             for phrase, acronym in pairs:
@@ -228,6 +230,24 @@ class Acronyms:
 
 
 _TOKEN = re.compile(r"[\w&+.'-]+")
+
+
+def _definitions(text: str) -> Iterator[tuple[str, str]]:
+    """``_DEFINITION.finditer`` as (phrase, acronym) pairs, found from each "(ACRONYM)" backwards.
+
+    Run over the whole text, the pattern tries up to eight words at every character:
+    1.6 ms an abstract, 16 s of opening a 10k-paper corpus (measured). Matches
+    never overlap, so each search starts where the previous match ended.
+    """
+    done = 0
+    for paren in _ACRONYM_IN_PARENS.finditer(text):
+        if paren.start() < done:
+            continue
+        start = max(done, paren.start() - _DEFINITION_REACH)
+        found = _DEFINITION.search(text, start, paren.end())
+        if found and found.end() == paren.end():
+            done = found.end()
+            yield found.group(1), found.group(2)
 
 
 def _first_token(phrase: str) -> str:

@@ -476,12 +476,14 @@ def test_answer_sentences_strip_label_prefixes_and_markers() -> None:
             "1. **PathRoute** (m6): PathRoute encodes the road map with a graph neural network [1].\n"
             "2. **MoleGraph** (m5): Trained on 41,000 experiments, MoleGraph predicts yields [2][3].\n\n"
             "**TideFormer** (m3): TideFormer forecasts storm surge [4]. It runs in under two seconds [4].\n\n"
+            "3. **Is Q-Learning Provably Efficient?** (nips2018-11477): Model-free methods skip the model [5].\n\n"
             "## Summary\n\nOk [1].")
     assert answer_sentences(text) == [
         ("PathRoute encodes the road map with a graph neural network.", [1]),
         ("Trained on 41,000 experiments, MoleGraph predicts yields.", [2, 3]),
         ("TideFormer forecasts storm surge.", [4]),
         ("It runs in under two seconds.", [4]),
+        ("Model-free methods skip the model.", [5]),  # a title ending in "?" is still a label, not a claim
     ]
 
 

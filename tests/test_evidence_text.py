@@ -10,7 +10,7 @@ from pathlib import Path
 from rag.chunking import split_sentences
 from rag.config import SEED_CORPUS
 from rag.corpus import load_corpus
-from rag.evidence import Acronyms, term_stems, words
+from rag.evidence import _DEFINITION, Acronyms, _definitions, term_stems, words
 
 MINI_CORPUS = Path(__file__).resolve().parent / "data" / "mini_corpus.jsonl"
 
@@ -31,3 +31,16 @@ def test_an_acronym_in_a_sentence_brings_the_stems_of_its_long_form() -> None:
     banked = acronyms.stems("Agents built on LLMs fail.")
     assert plain < banked
     assert term_stems(["large", "language", "models"]) <= banked
+
+
+def test_definitions_found_from_the_parentheses_are_the_full_scans() -> None:
+    """``_definitions`` searches back from each "(ACRONYM)" for speed; it must find what scanning every
+    character finds, including a run of definitions, a phrase cut by punctuation and a long preamble."""
+    texts = [p.text for p in load_corpus([SEED_CORPUS, MINI_CORPUS])] + [
+        "We study large language models (LLMs) and vision language models (VLMs) (VLMs) in turn.",
+        "Results, i.e. deep Q-networks (DQN), 3D-aware generative adversarial networks (GANs): " + "x " * 400
+        + "and finally graph neural networks (GNNs).",
+    ]
+    found = [list(_definitions(t)) for t in texts]
+    assert sum(map(len, found)) >= 15  # not vacuous: the seeds and mini corpus define acronyms
+    assert found == [[(m.group(1), m.group(2)) for m in _DEFINITION.finditer(t)] for t in texts]
