@@ -35,6 +35,7 @@ from .sentence_index import SentenceIndex
 from .store import VectorStore
 from .topics import TopicMap
 from .types import Evidence, Message, Source
+from .word_vectors import WordVectors
 
 AnswerMode = Literal["extractive", "llm", "fallback"]
 
@@ -152,7 +153,8 @@ class Assistant:
         self.store = store
         self.last_ingest = last_ingest
         self.sentence_index = SentenceIndex(settings.data_dir, embedder, self.by_id)
-        self.bank = SentenceBank(embedder, TermWeights(lexical), Acronyms(papers), self.sentence_index.get)
+        self.bank = SentenceBank(embedder, TermWeights(lexical), Acronyms(papers), self.sentence_index.get,
+                                 related_words=WordVectors(settings.data_dir, embedder).related)
         self.retriever = Retriever(self.by_id, store, embedder, lexical, settings.candidates,
                                    settings.lexical_weight, settings.rerank, self.sentence_index.max_sim,
                                    settings.sentence_weight)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # annotations only: `rag papers` resolves the corpus without 
     from .store import VectorStore
 from .filters import chunk_metadata
 from .sentence_index import ingest_sentences
+from .word_vectors import ingest_words
 
 PAPERS_PER_WRITE = 64
 
@@ -41,13 +42,15 @@ class IngestReport:
     unchanged: int = 0
     chunks_embedded: int = 0
     sentences_embedded: int = 0
+    words_embedded: int = 0
     seconds: float = 0.0
 
     def summary(self) -> str:
         return (
             f"{self.papers} papers: {self.added} added, {self.updated} updated, {self.removed} removed, "
             f"{self.unchanged} unchanged; {self.chunks_embedded} chunks embedded"
-            f"{f', {self.sentences_embedded} sentences' if self.sentences_embedded else ''} in {self.seconds:.1f}s"
+            f"{f', {self.sentences_embedded} sentences' if self.sentences_embedded else ''}"
+            f"{f', {self.words_embedded} word forms' if self.words_embedded else ''} in {self.seconds:.1f}s"
         )
 
 
@@ -102,7 +105,7 @@ def ingest(papers: Sequence[Paper], store: VectorStore, embedder: Embedder, max_
     Chunks never exceed the model's own window, whatever ``max_tokens`` says:
     the model would silently drop the rest. With ``data_dir``, every paper's
     sentence vectors are stored there too (``sentence_index``), so answering
-    never encodes abstract sentences.
+    never encodes abstract sentences, and so are its word forms' (``word_vectors``).
     """
     started = time.perf_counter()
     max_tokens = min(max_tokens, embedder.max_tokens)
@@ -118,6 +121,7 @@ def ingest(papers: Sequence[Paper], store: VectorStore, embedder: Embedder, max_
     bar.close()
     if data_dir is not None:
         report.sentences_embedded = ingest_sentences(papers, data_dir, embedder, progress)
+        report.words_embedded = ingest_words(papers, data_dir, embedder, progress)
     report.seconds = time.perf_counter() - started
     return report
 

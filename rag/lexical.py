@@ -15,7 +15,7 @@ import hashlib
 import json
 import re
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import bm25s
@@ -140,6 +140,20 @@ def matched_terms(question: str, text: str) -> list[str]:
     return list(seen)
 
 
+_WORD_FORM = re.compile(r"[A-Za-z0-9][A-Za-z0-9&+\-.']*[A-Za-z0-9+]|[A-Za-z0-9]")
+_CONTRACTION = re.compile(r"'(?:s|re|ve|ll|d|m|t)$|n't$", re.IGNORECASE)
+
+
+def words(text: str) -> list[str]:
+    """The word tokens of a text, as the evidence layer and the word vectors see them ("What's" -> "What")."""
+    out = []
+    for word in _WORD_FORM.findall(text.replace("\u2019", "'")):
+        word = (_CONTRACTION.sub("", word) if "'" in word else word).strip(".'")  # (a sub per word: 25% of a cold list)
+        if word:
+            out.append(word)
+    return out
+
+
 def stem(word: str) -> str:
     return _STEMMER.stemWord(word.lower())
 
@@ -186,7 +200,18 @@ class TermWeights:
         df = share * self._docs
         return float(np.log1p((self._docs - df + 0.5) / (df + 0.5)))
 
-    def coverage(self, wanted: set[str], have: set[str]) -> float:
-        """Share of the wanted terms' weight that ``have`` contains."""
+    def coverage(self, wanted: set[str], have: set[str],
+                 related: Mapping[str, Mapping[str, float]] | None = None) -> float:
+        """Share of the wanted terms' weight that ``have`` contains.
+
+        With ``related`` (wanted stem -> stems of words close to it, with their similarity),
+        a wanted term ``have`` lacks counts at the similarity of its closest related term it holds.
+        """
         total = sum(self(t) for t in wanted)
-        return sum(self(t) for t in wanted & have) / total if total else 0.0
+        if not total:
+            return 0.0
+        found = sum(self(t) for t in wanted & have)
+        if related:
+            found += sum(self(t) * max((s for r, s in related.get(t, {}).items() if r in have), default=0.0)
+                         for t in wanted - have)
+        return found / total

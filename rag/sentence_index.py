@@ -68,10 +68,13 @@ def sentence_key(paper: Paper, signature: str) -> str:
 
 
 class SentenceFile:
-    """The append-only vector file and its offsets log (one writer; any number of readers)."""
+    """An append-only vector file and its offsets log, rows by key (one writer; any number of readers).
 
-    def __init__(self, data_dir: Path, dimension: int) -> None:
-        self.folder = Path(data_dir) / FOLDER
+    Sentence vectors live in ``FOLDER``; ``word_vectors`` keeps word forms in a folder of its own.
+    """
+
+    def __init__(self, data_dir: Path, dimension: int, folder: str = FOLDER) -> None:
+        self.folder = Path(data_dir) / folder
         self.dimension = dimension
         self.vectors_path = self.folder / f"vectors-{dimension}.f16"
         self.offsets_path = self.folder / OFFSETS
@@ -195,7 +198,7 @@ def compact_if_wasteful(file: SentenceFile, live: set[str]) -> bool:
     rows = file.rows()
     kept = [(key, np.asarray(rows[start : start + count])) for key, (start, count) in file.offsets.items()
             if key in live]
-    fresh = SentenceFile(file.folder.parent / (FOLDER + ".compact"), file.dimension)
+    fresh = SentenceFile(file.folder.parent, file.dimension, file.folder.name + ".compact")
     for path in (fresh.vectors_path, fresh.offsets_path):
         path.unlink(missing_ok=True)
     fresh.append(kept)

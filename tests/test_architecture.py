@@ -19,6 +19,7 @@ LAYERS: list[set[str]] = [
     {"rag", "rag.safety", "rag.roles", "rag.chunking", "rag.corpus", "rag.generic_terms", "rag.display"},
     {"rag.types", "rag.config", "rag.filters", "rag.paper_search", "rag.paper_cache"},
     {"rag.prompts", "rag.embedding", "rag.lexical", "rag.store", "rag.catalog", "rag.sentence_index", "rag.topics"},
+    {"rag.word_vectors"},
     {"rag.indexing"},
     {"rag.retrieval"},
     {"rag.evidence"},

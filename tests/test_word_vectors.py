@@ -1,0 +1,79 @@
+"""Word-form vectors stored at ingest (rag.word_vectors) and the one-word criteria they serve.
+
+Real model, real files: the seed vocabulary is encoded into a temporary data dir.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from rag.config import SEED_CORPUS
+from rag.corpus import load_corpus, make_paper
+from rag.evidence import RELATED_WORD_MIN
+from rag.lexical import stem
+from rag.word_vectors import FOLDER, WordVectors, ingest_words, vocabulary
+
+
+@pytest.fixture(scope="module")
+def seeds() -> list[Any]:
+    return load_corpus(SEED_CORPUS)
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory, seeds: list[Any], seed_embedder: Any) -> Path:
+    folder = tmp_path_factory.mktemp("words")
+    assert ingest_words(seeds, folder, seed_embedder, progress=False) == len(vocabulary(seeds))
+    return folder
+
+
+def test_vocabulary_keeps_lower_cased_word_forms_without_digits_or_stopwords(seeds: list[Any]) -> None:
+    forms = vocabulary(seeds)
+    assert {"wildlife", "finches", "medical", "self-supervised"} <= forms
+    assert not {w for w in forms if w != w.lower() or any(c.isdigit() for c in w) or len(w) < 3}
+    assert not {"the", "and", "with"} & forms
+
+
+def test_reingest_encodes_only_new_word_forms(indexed: Path, seeds: list[Any], seed_embedder: Any,
+                                              tmp_path: Path) -> None:
+    assert ingest_words(seeds, indexed, seed_embedder, progress=False) == 0
+    extra = make_paper("Zorblat quintessence frobnicates.", id="x1")
+    assert ingest_words([*seeds, extra], indexed, seed_embedder, progress=False) == 3
+
+
+def test_related_words_are_the_close_forms_with_their_similarity(indexed: Path, seed_embedder: Any) -> None:
+    """'animals' reaches the wildlife and animal forms, not unrelated ones; each similarity is the real cosine."""
+    words = WordVectors(indexed, seed_embedder)
+    vector = seed_embedder.embed_query("animals")
+    related = words.related(vector, RELATED_WORD_MIN)
+    assert {"animal", "wildlife"} <= set(related)
+    assert not {"diffusion", "tokens", "calibration"} & set(related)
+    fresh = seed_embedder.embed(list(related))
+    np.testing.assert_allclose(list(related.values()), fresh @ vector, atol=2e-3)  # float16 storage
+    assert min(related.values()) >= RELATED_WORD_MIN
+
+
+def test_a_data_dir_without_word_vectors_relates_nothing(tmp_path: Path, seed_embedder: Any) -> None:
+    assert WordVectors(tmp_path, seed_embedder).related(seed_embedder.embed_query("animals"), 0.0) == {}
+    assert not (tmp_path / FOLDER).exists()
+
+
+def test_a_one_word_criterion_credits_related_words_and_a_longer_one_does_not(seed_assistant: Any) -> None:
+    """'animals': the wildlife sentence now covers the criterion at its similarity; 'lower bounds' stays exact
+    (each word alone drifts: 'lower' ~ 'higher')."""
+    scorer = seed_assistant.gatherer.scorer
+    animals = scorer.related("animals", seed_assistant.embedder.embed_query("animals"))
+    assert stem("wildlife") in animals[stem("animals")]
+    assert scorer.related("lower bounds", seed_assistant.embedder.embed_query("lower bounds")) == {}
+    assert scorer.related("training-free", seed_assistant.embedder.embed_query("training-free")) == {}
+
+
+def test_which_papers_involve_animals_lists_the_wildlife_paper(seed_assistant: Any) -> None:
+    """META-DINO (p09) never says 'animal'; its 'wildlife monitoring' sentence is the evidence."""
+    result = seed_assistant.answer("Which papers involve animals?", use_llm=False)
+    cited = {s.paper.id for s in result.cited_sources}
+    assert {"p01", "p09"} <= cited
+    assert "wildlife" in result.text
