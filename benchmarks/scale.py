@@ -55,6 +55,7 @@ from rag.evaluation import (  # noqa: E402
 )
 from rag.indexing import ingest  # noqa: E402
 from rag.store import VectorStore  # noqa: E402
+from rag.word_vectors import vocabulary  # noqa: E402
 
 SHARED_CORPORA = PROJECT_ROOT.parent / "shared" / "corpora"  # ../shared/corpora from the repository
 # The ML file first, so that --limit takes in-domain (ML) distractors before CV/NLP ones.
@@ -228,8 +229,8 @@ def ingest_ratio(assistant: Assistant, sample: int = RATIO_SAMPLE) -> tuple[int,
     The run's own ingest spans minutes to an hour on a machine whose load changes, so
     its rate against a raw rate taken afterwards measures the load as much as the
     code. Here a fixed random sample is ingested into a fresh store (chunks, Chroma,
-    sentence vectors: the real ``ingest``) between two raw encodings of exactly its
-    chunks and sentences; the raw time is their mean, so drift cancels out.
+    sentence and word-form vectors: the real ``ingest``) between two raw encodings of exactly
+    its chunks, sentences and word forms; the raw time is their mean, so drift cancels out.
     """
     papers = random.Random(SAMPLE_SEED).sample(assistant.papers, min(sample, len(assistant.papers)))
     settings, embedder = assistant.settings, assistant.embedder
@@ -237,11 +238,13 @@ def ingest_ratio(assistant: Assistant, sample: int = RATIO_SAMPLE) -> tuple[int,
     chunks = [c.text for p in papers
               for c in chunk_paper(p, embedder.count_tokens, limit, settings.chunk_overlap_sentences)]
     sentences = [s.text for p in papers for s in split_sentences(p.text)]
+    forms = sorted(vocabulary(papers))
 
     def raw_seconds() -> float:
         started = time.perf_counter()
         embedder.embed(chunks)
         embedder.embed(sentences)
+        embedder.embed(forms)
         return time.perf_counter() - started
 
     before = raw_seconds()

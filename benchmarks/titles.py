@@ -37,6 +37,7 @@ if str(ROOT) not in sys.path:
 from rag.assistant import Assistant  # noqa: E402
 from rag.chunking import chunk_paper, split_sentences  # noqa: E402
 from rag.config import PROJECT_ROOT, Settings  # noqa: E402
+from rag.word_vectors import vocabulary  # noqa: E402
 
 DEFAULT_CORPORA = PROJECT_ROOT.parent / "shared" / "corpora"  # ../shared/corpora from the repository
 SAMPLE_SEED = 10  # fixed: every run samples the same papers and titles
@@ -111,7 +112,7 @@ def recall(queries: Sequence[Query], a: float, w: float, dense: float = 1.0) -> 
 
 
 def raw_encode_rate(assistant: Assistant) -> float:
-    """Papers/s of encoding only (chunks + sentences) for a sample, to compare with ingest's papers/s.
+    """Papers/s of encoding only (chunks + sentences + word forms) for a sample, to compare with ingest's papers/s.
 
     A random sample, not the first papers: those are the seeds, whose long
     abstracts encode slower than the average distractor and would skew the ratio.
@@ -123,9 +124,11 @@ def raw_encode_rate(assistant: Assistant) -> float:
     chunks = [c.text for p in papers for c in chunk_paper(p, embedder.count_tokens, chunk_limit,
                                                            assistant.settings.chunk_overlap_sentences)]
     sentences = [s.text for p in papers for s in split_sentences(p.text)]
+    forms = sorted(vocabulary(papers))
     started = time.perf_counter()
     embedder.embed(chunks)
     embedder.embed(sentences)
+    embedder.embed(forms)
     return len(papers) / (time.perf_counter() - started)
 
 
