@@ -77,7 +77,7 @@ FORM_WORDS = frozenset(
     "collection corpus set list lists name names show find give tell describe explain summarize summarise "
     "summary summaries overview gist tldr tl dr compare compared comparing comparison contrast differ "
     "differs difference differences different similar similarity similarities common versus vs "
-    "use uses used using contain contains containing involve involves involved discuss discusses mention "
+    "use uses used using contain contains containing involve involves involved involving discuss discusses mention "
     "mentions mentioned report reports reported present presents propose proposes proposed introduce "
     "introduces introduced address addresses consider considers deal deals tackle tackles focus focuses "
     "please could would kindly anything something everything any there one ones each both either neither also "
@@ -103,14 +103,24 @@ _DEFINITION_REACH = 300  # characters before "(LLMs)" searched for its up to eig
 
 
 def content_terms(text: str, drop: Iterable[str] = ()) -> list[str]:
-    """The question's content words, surface form, in order: stopwords, form words and ``drop`` removed."""
+    """The question's content words, surface form, in order: stopwords, form words and ``drop`` removed.
+
+    A hyphenated word loses a form-word part: "health-related" asks for "health" (kept whole, the compound
+    outweighed "health" and no paper cleared it).
+    """
     dropped = {w.lower() for phrase in drop for w in words(phrase)}
     seen: dict[str, None] = {}
-    for word in words(text):
+    for word in map(_without_form_parts, words(text)):
         low = word.lower()
         if len(low) > 1 and low not in STOPWORDS and low not in FORM_WORDS and low not in dropped:
             seen.setdefault(word, None)
     return list(seen)
+
+
+def _without_form_parts(word: str) -> str:
+    parts = word.split("-")
+    kept = [p for p in parts if p.lower() not in FORM_WORDS]
+    return "-".join(kept) if len(parts) > 1 and kept else word
 
 
 def term_stems(terms: Iterable[str]) -> set[str]:

@@ -147,9 +147,8 @@ def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Matc
         return Composed(f"No paper in the corpus clearly matches \"{criterion}\".", [], refused=True)
     count = total if total is not None else len(members)
     shown = f"; showing {len(members)}" if count > len(members) else ""
-    verb = ("paper is" if count == 1 and not within else "papers are") + " not about" if negated else \
-        "paper matches" if count == 1 else "papers match"
-    counted = f"{count} of the \"{within}\"" if within else f"{count}"
+    counted = f"{count} of the \"{within}\" papers" if within else f"{count} paper{'' if count == 1 else 's'}"
+    verb = ("is" if count == 1 else "are") + " not about" if negated else "matches" if count == 1 else "match"
     lines = [f"{counted} {verb} \"{criterion}\"{shown}:", ""]
     evidence: list[Evidence] = []
     for i, match in enumerate(members, 1):

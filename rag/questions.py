@@ -42,7 +42,8 @@ _SET_VALUED = re.compile(
     rf"\b(?:which|what|list|name|find|show|enumerate|are\s+there|how\s+many|any)\b[^?.]*?\b{_SET_NOUN}\b"
     r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
     r"|\b(?:anything|everything)\s+(?:on|about|regarding|related\s+to|that|in\s+here)\b"
-    r"|\bany\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b",
+    r"|\bany\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b"
+    rf"|\bamong\s+(?:the|these|those|all)\s+{_SET_NOUN}\b",
     re.IGNORECASE,
 )
 _NEGATED = re.compile(
@@ -207,6 +208,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         mentions=len(set(linked.values())),
     )
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
+    if plan.set_valued and plan.negated and not plan.set_phrase:
+        plan.set_phrase = _negated_set(question)
     if plan.set_phrase:
         plan.alternatives = alternatives(plan.set_phrase, labels)
     plan.kind = suggested_kind(plan)
@@ -219,12 +222,21 @@ _SENTENCE_END = re.compile(r"[.?!](?:\s+|$)|\s*[()]")
 def _set_sentence(question: str) -> str:
     """The sentence that asks for the set: a negation elsewhere ("(Video-only work doesn't count.)")
     qualifies the set, it does not ask for its complement."""
-    cue = _SET_VALUED.search(question)
+    cue = next(reversed(list(_SET_VALUED.finditer(question))), None)  # the last: "Among the papers on X (...), which"
     if not cue:
         return question
     starts = [0] + [m.end() for m in _SENTENCE_END.finditer(question) if m.end() <= cue.start()]
     end = next((m.start() for m in _SENTENCE_END.finditer(question, cue.end())), len(question))
     return question[starts[-1]:end]
+
+
+def _negated_set(question: str) -> str:
+    """"Which health-related papers don't use images?" -> "health-related": what a negated list question says of
+    its papers before the negation is the set the negation is taken within. Nothing there ("Which papers are
+    not about LLMs?") leaves the whole collection, and the list is its complement."""
+    sentence = _set_sentence(question)
+    negation = _NEGATED.search(sentence)
+    return " ".join(content_terms(sentence[:negation.start()])) if negation else ""
 
 
 def set_phrase(question: str) -> str:

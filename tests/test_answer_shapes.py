@@ -212,6 +212,7 @@ def test_a_negated_criterion_lists_the_complement(mini_assistant, question) -> N
 @pytest.mark.parametrize("question", [
     "Which of the multimodal LLM papers don't use audio?",
     "Among the papers on multimodal LLMs, which ones do not involve audio?",
+    "Which multimodal LLM papers don't use audio?",  # the set named before the negation
 ])
 def test_a_negation_within_a_described_set_leaves_the_set_members_without_it(seed_assistant, question) -> None:
     """ "which of the X papers do not Y" is X minus Y, not every paper outside X (which listed 13-14 papers)."""
@@ -221,6 +222,12 @@ def test_a_negation_within_a_described_set_leaves_the_set_members_without_it(see
     assert {"p16", "p11"} <= set(members) and "p08" not in cited_ids(answer), answer.text  # DGP, MODIRECT; AVLLMs
     assert len(members) <= 5 and answer.text.startswith(f"{len(members)} of the "), answer.text
     assert_citations_valid(answer)
+
+
+def test_one_set_member_left_is_counted_in_the_singular(seed_assistant) -> None:
+    answer = seed_assistant.answer("Which genomics papers do not use tabular models?")
+    assert answer.kind == "list" and listed(answer)[0] == ["p03"], answer.text  # the cfDNA paper; not p19's TabPFN
+    assert answer.text.startswith('1 of the "genomics" papers is not about "tabular models":'), answer.text
 
 
 GNN_VARIANTS = [

@@ -123,6 +123,24 @@ def test_only_a_negation_in_the_set_question_asks_for_the_complement(question, n
     assert plan.set_valued and plan.negated is negated, plan
 
 
+@pytest.mark.parametrize(("question", "within", "lacking"), [
+    # what the question says of its papers before the negation is the set; after it, what they lack
+    ("Which coastal papers don't use satellites at all?", "coastal", ["satellites"]),
+    ("Which papers involving rivers aren't about flooding or drought?", "rivers", ["flooding", "drought"]),
+    ("Which water-related papers do not rely on drones?", "water", ["drones"]),
+    # "among the papers on X (...)" is a set even when its question word comes after the parentheses
+    ("Among the papers on river monitoring (drones or buoys), which ones do not use sonar?",
+     "river monitoring drones buoys", ["sonar"]),
+    # nothing before the negation: the whole collection, and the list is its complement
+    ("Which papers are not about robots?", "", []),
+    ("What papers in this collection aren't about graphs?", "", []),
+])
+def test_a_negated_list_is_taken_within_the_set_named_before_the_negation(question, within, lacking) -> None:
+    plan = plan_question(question, [])
+    assert plan.set_valued and plan.negated, plan
+    assert (plan.set_phrase, plan.asked_terms) == (within, lacking), plan
+
+
 @pytest.mark.parametrize("question", [
     "How do GlowNet and TideFormer differ?",
     "Compare RiverSense with MoleGraph.",
