@@ -26,8 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .chunking import split_sentences
 from .corpus import Paper
-from .evidence import FORM_WORDS, Acronyms, content_terms, referring_words, words
+from .evidence import FORM_WORDS, Acronyms, content_terms, defines, referring_words, words
 from .lexical import STOPWORDS
 from .types import Message
 
@@ -344,16 +345,23 @@ _INDEXED_RUN = re.compile(r"[A-Z0-9]")
 
 
 def _linked(question: str, names: NameIndex) -> dict[str, int]:
-    """Each named paper and where in the question its name stands (one name may fit several papers)."""
+    """Each named paper and where in the question its name stands (one name may fit several papers).
+
+    A name only used in an abstract ("the ViT and LLM hierarchies") points at that paper only when nothing
+    in the question names a paper by its label or by a name an abstract introduces: "Which ViT backbone does
+    META-DINO adapt?" is about META-DINO, not a comparison with the one abstract that mentions ViT.
+    """
     by_label = {p.id: question.find(p.label) for p in names.labelled(question) if p.label in question
                 and re.search(rf"(?<![\w-]){re.escape(p.label)}(?![\w-])", question)}
     linked = by_label if len(by_label) <= MAX_NAME_PAPERS else {}
+    used: dict[str, int] = {}
     for token in name_tokens(question):
         holders = names.containing(token)
         if 0 < len(holders) <= MAX_NAME_PAPERS:
             for pid in holders:
-                linked.setdefault(pid, question.find(token))
-    return linked
+                introduced = any(defines(s.text, token) for s in split_sentences(names.by_id[pid].text))
+                (linked if introduced else used).setdefault(pid, question.find(token))
+    return linked or used
 
 
 def _is_name(label: str) -> bool:

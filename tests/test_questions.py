@@ -528,3 +528,13 @@ def test_exclusion_phrase(question, phrase) -> None:
 def test_no_exclusion_phrase_without_one() -> None:
     assert exclusion_phrase("Which one is about rivers?") is None
     assert exclusion_phrase("What is not stated in the abstract?") is None
+
+
+def test_a_name_an_abstract_only_uses_points_at_it_only_when_nothing_else_names_a_paper(seeds) -> None:
+    """DGP's abstract mentions 'the ViT and LLM hierarchies'; META-DINO is a label. TabICL/TabPFN are only
+    used by the genotype paper's abstract, and nothing else in the question names a paper."""
+    meta_dino, dgp, tabular = (seed_id(seeds, label) for label in ("META-DINO", "DGP", "Tabular foundation models"))
+    plan = plan_question("Does META-DINO fine-tune a ViT encoder, and on how many GPUs?", seeds)
+    assert plan.targets == [meta_dino] and plan.kind != "compare", plan
+    assert plan_question("Which ViT layers does DGP connect?", seeds).targets == [dgp]
+    assert plan_question("How well do TabICL and TabPFN predict across ancestries?", seeds).targets == [tabular]
