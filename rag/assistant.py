@@ -153,8 +153,9 @@ class Assistant:
         self.store = store
         self.last_ingest = last_ingest
         self.sentence_index = SentenceIndex(settings.data_dir, embedder, self.by_id)
+        self.word_vectors = WordVectors(settings.data_dir, embedder)
         self.bank = SentenceBank(embedder, TermWeights(lexical), Acronyms(papers), self.sentence_index.get,
-                                 related_words=WordVectors(settings.data_dir, embedder).related)
+                                 related_words=self.word_vectors.related)
         self.retriever = Retriever(self.by_id, store, embedder, lexical, settings.candidates,
                                    settings.lexical_weight, settings.rerank, self.sentence_index.max_sim,
                                    settings.sentence_weight)
@@ -314,6 +315,8 @@ class Assistant:
         source's sentences on first use; a small corpus has them all embedded now.
         """
         self.embedder.embed_query("warm-up")
+        self.sentence_index.load()  # the stored rows' logs: ~1 s each at 50k papers, paid by the first answer else
+        self.word_vectors.load()
         if len(self.papers) <= sentence_papers:
             self.bank.get(self.papers)
 

@@ -286,12 +286,13 @@ class SentenceBank:
     def __init__(self, embedder: Embedder, weights: TermWeights, acronyms: Acronyms,
                  vectors: Callable[[Sequence[Paper]], Mapping[str, tuple[list[Sentence], np.ndarray]]],
                  capacity: int = 2000,
-                 related_words: Callable[[np.ndarray, float], Mapping[str, float]] | None = None) -> None:
+                 related_words: Callable[[np.ndarray, float, Iterable[str]], Mapping[str, float]] | None = None,
+                 ) -> None:
         self.embedder = embedder
         self.weights = weights
         self.acronyms = acronyms
         self._vectors = vectors  # the stored sentence index: read, never re-encoded (it encodes unindexed papers)
-        self.related_words = related_words  # the stored word forms (rag.word_vectors): (vector, minimum) -> forms
+        self.related_words = related_words  # stored word forms (rag.word_vectors): (vector, minimum, forms) -> forms
         self._lock = threading.Lock()  # one assistant serves every UI session, each in its own thread
         self._cache: PaperCache[Banked] = PaperCache(capacity)
 
@@ -341,8 +342,8 @@ class EvidenceScorer:
                    papers: Sequence[Paper]) -> list[tuple[str, Sentence, float]]:
         """Each paper's best sentence for a criterion and its score, best paper first."""
         wanted = self.wanted(criterion)
-        related = self.related(criterion, vector)
         banked = self.bank.get(papers)
+        related = self.related(criterion, vector, [s for entry in banked.values() for s in entry.sentences])
         out = []
         for paper in papers:
             entry = banked[paper.id]
@@ -356,8 +357,9 @@ class EvidenceScorer:
             out.append((paper.id, entry.sentences[best], scores[best]))
         return sorted(out, key=lambda m: -m[2])
 
-    def related(self, criterion: str, vector: np.ndarray) -> dict[str, dict[str, float]]:
-        """For a criterion of one word, the stems of the corpus's words close to it ("animals" -> wildlife).
+    def related(self, criterion: str, vector: np.ndarray,
+                sentences: Sequence[Sentence]) -> dict[str, dict[str, float]]:
+        """For a criterion of one word, the stems of the sentences' words close to it ("animals" -> wildlife).
 
         A longer criterion is left to sentence similarity and its own words: each of its words
         taken alone drifts ("lower" ~ "higher" 0.79, "training-free" ~ "training" 0.73), and on the
@@ -369,7 +371,8 @@ class EvidenceScorer:
             return {}
         wanted = term_stems(content)
         near: dict[str, float] = {}
-        for form, similarity in self.bank.related_words(vector, RELATED_WORD_MIN).items():
+        forms = {w.lower() for sentence in sentences for w in words(sentence.text)}
+        for form, similarity in self.bank.related_words(vector, RELATED_WORD_MIN, forms).items():
             if stem(form) not in wanted:
                 near[stem(form)] = max(similarity, near.get(stem(form), 0.0))
         return dict.fromkeys(wanted, near)

@@ -227,6 +227,11 @@ class SentenceIndex:
         self._lock = threading.Lock()  # one assistant serves every UI session, each in its own thread
         self._fallback: PaperCache[SentenceVectors] = PaperCache(fallback_capacity)
 
+    def load(self) -> None:
+        """Read the log now rather than on the first answer."""
+        with self._lock:
+            self._file.refresh()
+
     def stored(self, paper: Paper) -> bool:
         """Whether the paper's sentence vectors come from the stored index (no encoding)."""
         with self._lock:

@@ -44,31 +44,35 @@ def test_reingest_encodes_only_new_word_forms(indexed: Path, seeds: list[Any], s
     assert ingest_words([*seeds, extra], indexed, seed_embedder, progress=False) == 3
 
 
-def test_related_words_are_the_close_forms_with_their_similarity(indexed: Path, seed_embedder: Any) -> None:
+def test_related_words_are_the_close_forms_with_their_similarity(indexed: Path, seeds: list[Any],
+                                                                 seed_embedder: Any) -> None:
     """'animals' reaches the wildlife and animal forms, not unrelated ones; each similarity is the real cosine."""
     words = WordVectors(indexed, seed_embedder)
     vector = seed_embedder.embed_query("animals")
-    related = words.related(vector, RELATED_WORD_MIN)
+    related = words.related(vector, RELATED_WORD_MIN, vocabulary(seeds))
     assert {"animal", "wildlife"} <= set(related)
     assert not {"diffusion", "tokens", "calibration"} & set(related)
     fresh = seed_embedder.embed(list(related))
     np.testing.assert_allclose(list(related.values()), fresh @ vector, atol=2e-3)  # float16 storage
     assert min(related.values()) >= RELATED_WORD_MIN
+    assert words.related(vector, RELATED_WORD_MIN, ["finches", "unseenword"]) == {}  # only the forms asked about
+    assert set(words.related(vector, RELATED_WORD_MIN, ["wildlife", "tokens"])) == {"wildlife"}
 
 
 def test_a_data_dir_without_word_vectors_relates_nothing(tmp_path: Path, seed_embedder: Any) -> None:
-    assert WordVectors(tmp_path, seed_embedder).related(seed_embedder.embed_query("animals"), 0.0) == {}
+    assert WordVectors(tmp_path, seed_embedder).related(seed_embedder.embed_query("animals"), 0.0, ["animal"]) == {}
     assert not (tmp_path / FOLDER).exists()
 
 
 def test_a_one_word_criterion_credits_related_words_and_a_longer_one_does_not(seed_assistant: Any) -> None:
     """'animals': the wildlife sentence now covers the criterion at its similarity; 'lower bounds' stays exact
     (each word alone drifts: 'lower' ~ 'higher')."""
-    scorer = seed_assistant.gatherer.scorer
-    animals = scorer.related("animals", seed_assistant.embedder.embed_query("animals"))
+    scorer, embed = seed_assistant.gatherer.scorer, seed_assistant.embedder.embed_query
+    sentences = [s for entry in scorer.bank.get(seed_assistant.papers).values() for s in entry.sentences]
+    animals = scorer.related("animals", embed("animals"), sentences)
     assert stem("wildlife") in animals[stem("animals")]
-    assert scorer.related("lower bounds", seed_assistant.embedder.embed_query("lower bounds")) == {}
-    assert scorer.related("training-free", seed_assistant.embedder.embed_query("training-free")) == {}
+    assert scorer.related("lower bounds", embed("lower bounds"), sentences) == {}
+    assert scorer.related("training-free", embed("training-free"), sentences) == {}
 
 
 def test_which_papers_involve_animals_lists_the_wildlife_paper(seed_assistant: Any) -> None:
