@@ -66,7 +66,9 @@ _ON = r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b)[\w
 _DESCRIBED = re.compile(
     rf"(?i:\bthe\s+((?:{_DESCRIPTION_WORD}\s+){{0,6}}?{_WORD_WHOLE})\s+(?:paper|abstract|article|study|work|benchmark)\b)"
     rf"{_ON}"
-    rf"|(?i:\bthe\s+(?:paper|work|study|one)\s+(?:on|about|of|that\s+\w+|which\s+\w+)\s+)"
+    rf"|(?i:\bthe\s+(?:paper|work|study|one)\s+(?:on|about|of|that\s+\w+|which\s+\w+)\s+"
+    # "the paper questioning random crops", "the method wiring every layer": a participle describes too
+    r"|\bthe\s+(?:paper|work|study|one|method|approach|framework)\s+(?!during\b)[a-z]+ing\s+)"
     rf"((?:{_DESCRIPTION_WORD}\s+){{0,11}}{_WORD_WHOLE})"
     # "the ASD prompting method": a method/model/benchmark described by a name-like word (a parameter count
     # such as "7B" is not one: "the base 7B model" is a model inside a paper)

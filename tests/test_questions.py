@@ -321,6 +321,10 @@ def test_described_parts_keep_descriptions_of_unnamed_papers(mini) -> None:
     # a parameter count is not a name: "the 13B model" is a model inside a paper, "the GlowNet-13B model" a name
     ("How much better than the 13B model did it do?", []),
     ("How much better than the GlowNet-13B model did it do?", ["GlowNet-13B"]),
+    # a participle describes like "on"/"that": "the study predicting ...", "the method forecasting ..."
+    ("Compare the study predicting reaction yields with the paper counting bees.", ["reaction yields", "bees"]),
+    ("How does it differ from the method forecasting storm surge?", ["storm surge"]),
+    ("What changed in the paper during training?", []),
 ])
 def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) -> None:
     assert described_parts(question, [], mini) == described
