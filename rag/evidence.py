@@ -155,9 +155,18 @@ def _singular_acronym(word: str) -> str:
 
 
 def referring_words(question: str) -> list[str]:
-    """Bibliographic words that point at the paper rather than ask for a field ("How did the authors confirm...")."""
+    """Bibliographic words that point at the paper rather than ask for a field ("How did the authors confirm...").
+
+    One the question word asks about is asked for, verb or not: "Which research group or institution created X?".
+    """
     return [m.group(1) for m in _REFERRING.finditer(question)
-            if m.group(2) is None or m.group(2).lower() not in STOPWORDS]
+            if (m.group(2) is None or m.group(2).lower() not in STOPWORDS)
+            and not _ASKED_ABOUT.search(question[:m.start()])]
+
+
+# "Which lab or |institution created": the question word's own noun phrase, no verb between them.
+_ASKED_ABOUT = re.compile(r"\b(?:which|what|whose)\s+(?:(?!(?:do|does|did|is|are|was|were|has|have|had)\b)"
+                          r"[\w-]+\s+){0,3}$", re.IGNORECASE)
 
 
 def asked_roles(question: str) -> set[Role]:
