@@ -5,6 +5,7 @@ Pure functions over the shipped seed corpus and the hand-written mini corpus; no
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rag.chunking import split_sentences
@@ -44,3 +45,24 @@ def test_definitions_found_from_the_parentheses_are_the_full_scans() -> None:
     found = [list(_definitions(t)) for t in texts]
     assert sum(map(len, found)) >= 15  # not vacuous: the seeds and mini corpus define acronyms
     assert found == [[(m.group(1), m.group(2)) for m in _DEFINITION.finditer(t)] for t in texts]
+
+
+def test_acronym_additions_equal_the_plain_scan_in_order() -> None:
+    """``_additions`` remembers each token's long form and finds long forms by set intersection for speed;
+    it must append what testing every token and every defined long form appends, in the same order."""
+    acronyms = Acronyms(load_corpus([SEED_CORPUS, MINI_CORPUS]))
+
+    def plain(text: str) -> list[str]:
+        extra = [acronyms.long_of[w.lower().rstrip("s") if w.lower().rstrip("s") in acronyms.long_of else w.lower()]
+                 for w in words(text)
+                 if (w.lower().rstrip("s") if w.lower().rstrip("s") in acronyms.long_of else w.lower())
+                 in acronyms.long_of]
+        low = text.lower()
+        longs = sorted((long for long in acronyms._short_of if re.search(rf"(?<![\w&+.'-]){re.escape(long)}", low)),
+                       key=low.find)
+        return list(dict.fromkeys(extra + [acronyms._short_of[long] for long in longs]))
+
+    texts = [s.text for p in load_corpus([SEED_CORPUS, MINI_CORPUS]) for s in split_sentences(p.text)]
+    texts += ["Multimodal large language models (MLLMs) and large language models differ from LLMs."]
+    assert sum(bool(plain(t)) for t in texts) >= 20
+    assert [acronyms._additions(t, words(t)) for t in texts] == [plain(t) for t in texts]
