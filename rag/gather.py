@@ -91,12 +91,14 @@ class Scope:
 
     ids: tuple[str, ...] = ()
     filters: Filters | None = None
+    avoided: frozenset[str] = frozenset()  # the conversation's papers when the question asks for another one
 
     def __bool__(self) -> bool:
         return bool(self.ids or self.filters)
 
     def papers(self, papers: Mapping[str, Paper]) -> list[Paper]:
         chosen = [papers[pid] for pid in self.ids if pid in papers] if self.ids else list(papers.values())
+        chosen = [p for p in chosen if p.id not in self.avoided]
         return [p for p in chosen if self.filters.matches(p)] if self.filters else chosen
 
 
@@ -169,7 +171,7 @@ class Gatherer:
                filters: Filters | None = None) -> Gathered:
         """Decide the answer's shape from evidence; ``paper_ids`` (the UI/CLI selection) and ``filters`` (venue, year)
         narrow every retrieval and membership scan."""
-        scope = Scope(tuple(paper_ids) if paper_ids else (), filters)
+        scope = Scope(tuple(paper_ids) if paper_ids else (), filters, frozenset(plan.avoided))
         self.embedder.embed_queries(self._texts_to_embed(plan))
         pointed = self._pointed(plan, history, scope)
         if plan.kind == "list" and not pointed:
@@ -198,7 +200,8 @@ class Gatherer:
         """The papers the question is about: named, described, carried over, or selected by the filter."""
         pointed = list(plan.targets)
         for phrase in plan.described:
-            best = self.retriever.rank(phrase, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)[:1]
+            best = [s for s in self.retriever.rank(phrase, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)
+                    if s.paper_id not in scope.avoided][:1]
             pointed += [s.paper_id for s in best if s.paper_id not in pointed]
         if not pointed and plan.carried and self._is_followup(plan, scope):
             plan.followup = True
@@ -232,7 +235,8 @@ class Gatherer:
     # -- sources ------------------------------------------------------------------------------
     def sources(self, query: str, first: Sequence[str], scope: Scope, k: int) -> list[Source]:
         """The pointed-at papers first, then the best of the rest, numbered from 1."""
-        ranked = self.retriever.rank(query, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)
+        ranked = [s for s in self.retriever.rank(query, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)
+                  if s.paper_id not in scope.avoided]
         have = {s.paper_id for s in ranked}
         missing = [pid for pid in first if pid not in have]
         if missing:
@@ -385,7 +389,7 @@ class Gatherer:
             return pool
         ranked = self.retriever.rank(self.scorer.acronyms.expand(plan.criterion), paper_ids=scope.ids,
                                      mode=self.mode, pool=LIST_POOL, filters=scope.filters)
-        return [self.papers[s.paper_id] for s in ranked[:LIST_POOL]]
+        return [self.papers[s.paper_id] for s in ranked[:LIST_POOL] if s.paper_id not in scope.avoided]
 
     def _compare(self, plan: QuestionPlan, pointed: list[str], scope: Scope, k: int) -> Gathered:
         sources = self.sources(plan.query, pointed, scope, len(pointed))

@@ -155,6 +155,7 @@ class QuestionPlan:
     negated: bool = False
     alternatives: list[str] = field(default_factory=list)
     carried: list[str] = field(default_factory=list)
+    avoided: list[str] = field(default_factory=list)  # "another paper": the conversation's papers are not the answer
     excluded_phrase: str | None = None
     expects: Expects = "any"
     count: int | None = None
@@ -210,6 +211,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         refers=bool(_REFERENCE.search(_COLLECTION.sub(" ", question))),
         mentions=len(set(linked.values())),
     )
+    if plan.carried and _ANOTHER.search(question):  # "Does another paper here study ...?"
+        plan.carried, plan.avoided = [], plan.carried
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
     if plan.set_valued and plan.negated and not plan.set_phrase:
         plan.set_phrase = _negated_set(question)
@@ -219,6 +222,9 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     return plan
 
 
+_ANOTHER = re.compile(r"(?<!\bthe\s)\b(?:another|other|a\s+different)\s+(?:paper|work|study|article|abstract|one)s?\b"
+                      r"|\b(?:paper|work|study|article|abstract)s?\s+other\s+than\s+(?:this|that|these|those|it|them)\b",
+                      re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.?!](?:\s+|$)|\s*[()]")
 
 

@@ -14,6 +14,7 @@ import pytest
 from answer_checks import assert_citations_valid, cited_ids, markers, number_of
 
 from rag.assistant import Answer, Assistant, QuestionError
+from rag.questions import plan_question
 from rag.types import Message
 
 GNN_PAPERS = {"m2", "m5", "m6"}
@@ -401,6 +402,26 @@ def test_a_new_standalone_question_after_a_conversation_is_not_a_follow_up(mini_
     assert not answer.refused, answer.text
     assert cited_ids(answer)[:1] == ["m3"] and "m1" not in cited_ids(answer), answer.text
     assert_citations_valid(answer)
+
+
+@pytest.mark.parametrize("question", [
+    "Does another paper here also study insects? What do they record?",
+    "Is there a different paper about insects?",
+])
+def test_asking_for_another_paper_leaves_the_conversation_paper_out(mini_assistant, firefly_history,
+                                                                     question) -> None:
+    answer = mini_assistant.answer(question, history=firefly_history)
+    assert answer.plan.avoided == ["m1"] and not answer.plan.followup, answer.plan
+    assert cited_ids(answer) and "m1" not in cited_ids(answer), answer.text
+    assert "m1" not in {s.paper.id for s in answer.sources}
+    assert_citations_valid(answer)
+
+
+def test_the_other_one_of_two_conversation_papers_is_still_a_follow_up(mini_assistant) -> None:
+    history = [Message("user", "Compare GlowNet and TideFormer."),
+               Message("assistant", "GlowNet (m1) ... TideFormer (m3) ...")]
+    plan = plan_question("How fast is the other one?", list(mini_assistant.papers), history)
+    assert plan.carried and not plan.avoided, plan
 
 
 def test_a_short_new_question_after_a_seed_turn_is_not_a_follow_up(seed_assistant) -> None:
