@@ -42,7 +42,16 @@ from .evidence import (
     words,
 )
 from .filters import Filters
-from .questions import Kind, QuestionPlan, asked_part, clauses, narrow_carried, previous_question, subject_terms
+from .questions import (
+    Kind,
+    QuestionPlan,
+    asked_part,
+    clauses,
+    compared_against,
+    narrow_carried,
+    previous_question,
+    subject_terms,
+)
 from .retrieval import Mode, Retriever, Scored
 from .topics import TopicMap, paper_topics
 from .types import Evidence, Message, Source
@@ -296,13 +305,15 @@ class Gatherer:
         """What the evidence lacks, or None when the answer is there.
 
         Two checks, both on the evidence: a name or bibliographic field the question
-        asks about that no relevant abstract contains; or an asked-for figure,
+        asks about, or what it compares the paper with ("compare with temperature scaling"),
+        that no relevant abstract contains (no word of it); or an asked-for figure,
         enumeration or winner that no sufficiently relevant sentence of any source holds.
         """
         labels = [self.papers[pid].label for pid in (gathered.focus or relevant[:1])]
         label_words = {w.lower() for w in words(" ".join(labels))}
-        specific = [t for t in specific_terms(plan.question, plan.terms, self.scorer.acronyms, self.scorer.weights)
-                    if t.lower() not in label_words]
+        asked = specific_terms(plan.question, plan.terms, self.scorer.acronyms, self.scorer.weights)
+        asked += [t for t in compared_against(plan.question) if t.lower() not in {a.lower() for a in asked}]
+        specific = [t for t in asked if t.lower() not in label_words]
         absent = self.scorer.absent_terms(specific, [self.papers[pid] for pid in relevant])
         if absent:
             return Missing("terms", labels, absent)

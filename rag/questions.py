@@ -539,6 +539,17 @@ def narrow_carried(question: str, carried: Sequence[str]) -> list[str]:
     return list(carried)
 
 
+def compared_against(question: str) -> list[str]:
+    """What a question measures a paper against: "How does CoCHI compare with temperature scaling in ECE?" ->
+    ["temperature scaling"]. Its absence from the paper's abstract is what the answer must say."""
+    return [" ".join(content_terms(m.group(1))) for m in _AGAINST.finditer(question) if content_terms(m.group(1))]
+
+
+_AGAINST = re.compile(r"\b(?:compare[sd]?|comparing|fares?|stacks?\s+up)\s+(?:\w+\s+){0,2}?(?:with|to|against)\s+"
+                      r"((?:(?!(?:in|on|for|at|across|under|when|by|regarding|and|or)\b(?!-))[\w&+.'-]+\s*){1,5})",
+                      re.IGNORECASE)
+
+
 def exclusion_phrase(question: str) -> str | None:
     """"the one that isn't about speeding up generation" -> "speeding up generation"."""
     match = _EXCLUDING.search(question)

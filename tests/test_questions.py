@@ -25,6 +25,7 @@ from rag.questions import (
     NameIndex,
     alternatives,
     clauses,
+    compared_against,
     conversation_papers,
     described_parts,
     exclusion_phrase,
@@ -542,3 +543,13 @@ def test_a_name_an_abstract_only_uses_points_at_it_only_when_nothing_else_names_
     assert plan.targets == [meta_dino] and plan.kind != "compare", plan
     assert plan_question("Which ViT layers does DGP connect?", seeds).targets == [dgp]
     assert plan_question("How well do TabICL and TabPFN predict across ancestries?", seeds).targets == [tabular]
+
+
+@pytest.mark.parametrize(("question", "against"), [
+    ("How does TideFormer compare with persistence forecasts in RMSE on the Dutch coast?", ["persistence forecasts"]),
+    ("How does GlowNet stack up against manual counting?", ["manual counting"]),
+    ("How does PathRoute fare against OR-Tools for large fleets?", ["OR-Tools"]),
+    ("How do these two papers compare?", []),
+])
+def test_what_a_question_compares_a_paper_with(question, against) -> None:
+    assert compared_against(question) == against
