@@ -53,8 +53,10 @@ _SENTENCE_GAP = re.compile(r"(?<=[.!?\]])(\s+)")  # where a streamed piece may b
 HEADER_PX = 70
 # Streamlit keeps a chat scrolled to its bottom while elements arrive; the new question is
 # scrolled back to the top of the view until the page has not grown for SCROLL_SETTLE_MS,
-# or the reader scrolls, clicks or types (SCROLL_MAX_MS bounds it).
-SCROLL_SETTLE_MS = 1500
+# or the reader scrolls, clicks or types (SCROLL_MAX_MS bounds it). 1.5 s was too short on a
+# loaded 2-core machine: an answer paused longer than that between elements, the script
+# stopped, and the rest of the answer left the new question below the view (a CI run).
+SCROLL_SETTLE_MS = 4000
 SCROLL_MAX_MS = 20000
 _SCROLL_SCRIPT = """<script>(() => {
   const target = document.querySelector(".st-key-%(key)s");
