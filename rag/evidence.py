@@ -301,7 +301,7 @@ class SentenceBank:
         self.weights = weights
         self.acronyms = acronyms
         self._vectors = vectors  # the stored sentence index: read, never re-encoded (it encodes unindexed papers)
-        self.related_words = related_words  # stored word forms (rag.word_vectors): (vector, minimum, forms) -> forms
+        self.related_words = related_words  # stored word forms (rag.word_vectors): (vector, minimum, stems) -> forms
         self._lock = threading.Lock()  # one assistant serves every UI session, each in its own thread
         self._cache: PaperCache[Banked] = PaperCache(capacity)
 
@@ -352,7 +352,7 @@ class EvidenceScorer:
         """Each paper's best sentence for a criterion and its score, best paper first."""
         wanted = self.wanted(criterion)
         banked = self.bank.get(papers)
-        related = self.related(criterion, vector, [s for entry in banked.values() for s in entry.sentences])
+        related = self.related(criterion, vector, [entry.stems for entry in banked.values()])
         out = []
         for paper in papers:
             entry = banked[paper.id]
@@ -367,8 +367,9 @@ class EvidenceScorer:
         return sorted(out, key=lambda m: -m[2])
 
     def related(self, criterion: str, vector: np.ndarray,
-                sentences: Sequence[Sentence]) -> dict[str, dict[str, float]]:
-        """For a criterion of one word, the stems of the sentences' words close to it ("animals" -> wildlife).
+                stems: Sequence[Sequence[set[str]]]) -> dict[str, dict[str, float]]:
+        """For a criterion of one word, the stems (of those given, per paper and sentence) whose words are close
+        to it ("animals" -> wildlife).
 
         A longer criterion is left to sentence similarity and its own words: each of its words
         taken alone drifts ("lower" ~ "higher" 0.79, "training-free" ~ "training" 0.73), and on the
@@ -380,8 +381,8 @@ class EvidenceScorer:
             return {}
         wanted = term_stems(content)
         near: dict[str, float] = {}
-        forms = {w.lower() for sentence in sentences for w in words(sentence.text)}
-        for form, similarity in self.bank.related_words(vector, RELATED_WORD_MIN, forms).items():
+        present = set().union(*(sentence for paper in stems for sentence in paper))
+        for form, similarity in self.bank.related_words(vector, RELATED_WORD_MIN, present - wanted).items():
             if stem(form) not in wanted:
                 near[stem(form)] = max(similarity, near.get(stem(form), 0.0))
         return dict.fromkeys(wanted, near)

@@ -240,7 +240,7 @@ def _set_sentence(question: str) -> str:
 
 
 def _negated_set(question: str) -> str:
-    """"Which health-related papers don't use images?" -> "health-related": what a negated list question says of
+    """"Which health-related papers don't use images?" -> "health": what a negated list question says of
     its papers before the negation is the set the negation is taken within. Nothing there ("Which papers are
     not about LLMs?") leaves the whole collection, and the list is its complement."""
     sentence = _set_sentence(question)

@@ -49,18 +49,19 @@ def test_related_words_are_the_close_forms_with_their_similarity(indexed: Path, 
     """'animals' reaches the wildlife and animal forms, not unrelated ones; each similarity is the real cosine."""
     words = WordVectors(indexed, seed_embedder)
     vector = seed_embedder.embed_query("animals")
-    related = words.related(vector, RELATED_WORD_MIN, vocabulary(seeds))
+    related = words.related(vector, RELATED_WORD_MIN, {stem(form) for form in vocabulary(seeds)})
     assert {"animal", "wildlife"} <= set(related)
     assert not {"diffusion", "tokens", "calibration"} & set(related)
     fresh = seed_embedder.embed(list(related))
     np.testing.assert_allclose(list(related.values()), fresh @ vector, atol=2e-3)  # float16 storage
     assert min(related.values()) >= RELATED_WORD_MIN
-    assert words.related(vector, RELATED_WORD_MIN, ["finches", "unseenword"]) == {}  # only the forms asked about
-    assert set(words.related(vector, RELATED_WORD_MIN, ["wildlife", "tokens"])) == {"wildlife"}
+    # only the forms of the stems asked about ("finches" is 0.45 from "animals")
+    assert words.related(vector, RELATED_WORD_MIN, [stem("finches"), "unseenword"]) == {}
+    assert set(words.related(vector, RELATED_WORD_MIN, [stem("wildlife"), stem("tokens")])) == {"wildlife"}
 
 
 def test_a_data_dir_without_word_vectors_relates_nothing(tmp_path: Path, seed_embedder: Any) -> None:
-    assert WordVectors(tmp_path, seed_embedder).related(seed_embedder.embed_query("animals"), 0.0, ["animal"]) == {}
+    assert WordVectors(tmp_path, seed_embedder).related(seed_embedder.embed_query("animals"), 0.0, ["anim"]) == {}
     assert not (tmp_path / FOLDER).exists()
 
 
@@ -68,11 +69,11 @@ def test_a_one_word_criterion_credits_related_words_and_a_longer_one_does_not(se
     """'animals': the wildlife sentence now covers the criterion at its similarity; 'lower bounds' stays exact
     (each word alone drifts: 'lower' ~ 'higher')."""
     scorer, embed = seed_assistant.gatherer.scorer, seed_assistant.embedder.embed_query
-    sentences = [s for entry in scorer.bank.get(seed_assistant.papers).values() for s in entry.sentences]
-    animals = scorer.related("animals", embed("animals"), sentences)
+    stems = [entry.stems for entry in scorer.bank.get(seed_assistant.papers).values()]
+    animals = scorer.related("animals", embed("animals"), stems)
     assert stem("wildlife") in animals[stem("animals")]
-    assert scorer.related("lower bounds", embed("lower bounds"), sentences) == {}
-    assert scorer.related("training-free", embed("training-free"), sentences) == {}
+    assert scorer.related("lower bounds", embed("lower bounds"), stems) == {}
+    assert scorer.related("training-free", embed("training-free"), stems) == {}
 
 
 def test_which_papers_involve_animals_lists_the_wildlife_paper(seed_assistant: Any) -> None:
