@@ -107,7 +107,8 @@ class Scope:
 
     def papers(self, papers: Mapping[str, Paper]) -> list[Paper]:
         chosen = [papers[pid] for pid in self.ids if pid in papers] if self.ids else list(papers.values())
-        chosen = [p for p in chosen if p.id not in self.avoided]
+        if self.avoided:  # (a list at 50k papers asks for all of them: no second pass unless needed)
+            chosen = [p for p in chosen if p.id not in self.avoided]
         return [p for p in chosen if self.filters.matches(p)] if self.filters else chosen
 
 

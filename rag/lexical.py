@@ -211,8 +211,9 @@ class TermWeights:
         if not total:
             return 0.0
         found = sum(self(t) for t in wanted & have)
-        for t in wanted - have if related else ():
-            near = related.get(t, {}) if related else {}
-            held = near.keys() & have  # in C: a list scores every sentence of ~100 papers
-            found += self(t) * max((near[r] for r in held), default=0.0)
+        if related:
+            for t in wanted - have:
+                near = related.get(t, {})
+                held = near.keys() & have  # in C: a list scores every sentence of ~100 papers
+                found += self(t) * max((near[r] for r in held), default=0.0)
         return found / total
