@@ -182,7 +182,8 @@ class Assistant:
         settings = settings or Settings()
         corpus = resolve_corpus(settings.corpus, settings.data_dir, SEED_CORPUS)
         embedder = Embedder(settings.model_path, settings.embedding_batch_size, settings.model_name)
-        store = VectorStore.open(settings.data_dir, settings.collection, settings.chroma_host, settings.chroma_port)
+        store = VectorStore.open(settings.data_dir, settings.collection, settings.chroma_host, settings.chroma_port,
+                                 settings.search_ef)
         papers = None if update else _indexed_papers(settings, store)
         report: IngestReport | None = None
         notices: list[str] = []

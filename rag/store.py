@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import warnings
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from chromadb.config import Settings as ChromaSettings  # noqa: E402
 from chromadb.errors import ChromaError  # noqa: E402
 
 from .chunking import Chunk, chunk_id, paper_of  # noqa: E402
+from .config import SEARCH_EF  # noqa: E402
 from .safety import strip_control  # noqa: E402
 
 
@@ -153,19 +155,32 @@ class VectorStore:
     """A Chroma collection in cosine space holding chunk vectors of one corpus."""
 
     def __init__(self, client: chromadb.api.ClientAPI, collection: str, location: str,
-                 where: _Where | None = None) -> None:
+                 where: _Where | None = None, search_ef: int = SEARCH_EF) -> None:
         self.location = location
         where = where or _Where(Path(location), None, 0)
         self._client = _Guarded(client, where)
         self._collection = _Guarded(self._client.get_or_create_collection(
             name=collection,
             embedding_function=None,
-            configuration={"hnsw": {"space": "cosine"}},
+            configuration={"hnsw": {"space": "cosine", "ef_search": search_ef}},
         ), where)
+        self._set_search_ef(search_ef)
         self._max_batch = max(1, int(self._client.get_max_batch_size()))
 
+    def _set_search_ef(self, search_ef: int) -> None:
+        """Give a collection made earlier (or with another setting) this search breadth.
+
+        ``ef_search`` is the one HNSW setting Chroma lets an existing collection change.
+        """
+        with warnings.catch_warnings():  # chromadb warns that a collection without embedding function is "legacy"
+            warnings.simplefilter("ignore", DeprecationWarning)
+            hnsw = (self._collection.configuration or {}).get("hnsw") or {}
+        if hnsw.get("ef_search") != search_ef:
+            self._collection.modify(configuration={"hnsw": {"ef_search": search_ef}})
+
     @classmethod
-    def open(cls, data_dir: Path, collection: str, host: str | None = None, port: int = 8000) -> VectorStore:
+    def open(cls, data_dir: Path, collection: str, host: str | None = None, port: int = 8000,
+             search_ef: int = SEARCH_EF) -> VectorStore:
         """Embedded store under ``data_dir/chroma`` unless a server host is given."""
         telemetry = ChromaSettings(anonymized_telemetry=False)
         where = _Where(Path(data_dir), host, port)
@@ -175,10 +190,11 @@ class VectorStore:
                 client = chromadb.HttpClient(host=host, port=port, settings=telemetry)
                 _bound_requests(client)
                 client.heartbeat()
-                return cls(client, collection, f"Chroma server http://{host}:{port}", where)
+                return cls(client, collection, f"Chroma server http://{host}:{port}", where, search_ef)
             path = Path(data_dir) / "chroma"
             path.mkdir(parents=True, exist_ok=True)
-            return cls(chromadb.PersistentClient(path=str(path), settings=telemetry), collection, str(path), where)
+            return cls(chromadb.PersistentClient(path=str(path), settings=telemetry), collection, str(path), where,
+                       search_ef)
         except StoreError:
             raise
         except Exception as exc:  # chromadb raises many types; the user needs one clear message

@@ -382,3 +382,21 @@ def test_unreachable_chroma_server_is_a_clear_store_error(tmp_path) -> None:
         port = sock.getsockname()[1]
     with pytest.raises(StoreError, match=rf"Chroma server at 127\.0\.0\.1:{port}"):
         VectorStore.open(tmp_path, "abstracts", host="127.0.0.1", port=port)
+
+
+def _search_ef(client: chromadb.api.ClientAPI, collection: str) -> int:
+    return int(client.get_collection(collection).configuration_json["hnsw"]["ef_search"])
+
+
+@pytest.mark.parametrize("where", ["embedded", "server"])
+def test_search_breadth_setting_reaches_new_and_existing_collections(where, chroma_server, tmp_path) -> None:
+    """Chroma's default HNSW breadth missed 20% of the exact nearest chunks at 50k papers (benchmarks/hnsw.py)."""
+    host, port = chroma_server if where == "server" else (None, 8000)
+    name = f"breadth-{uuid.uuid4().hex[:8]}"
+    VectorStore.open(tmp_path, name, host, port, search_ef=321)  # a new collection is created with it
+    telemetry = ChromaSettings(anonymized_telemetry=False)
+    other = chromadb.HttpClient(host=host, port=port, settings=telemetry) if host else \
+        chromadb.PersistentClient(path=str(tmp_path / "chroma"), settings=telemetry)
+    assert _search_ef(other, name) == 321
+    VectorStore.open(tmp_path, name, host, port, search_ef=654)  # an existing one is changed
+    assert _search_ef(other, name) == 654
