@@ -139,17 +139,20 @@ def _join(items: Sequence[str], word: str = "or") -> str:
 
 def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Match], sources: Sequence[Source],
                negated: bool, total: int | None = None, within: str = "") -> Composed:
-    """A counted, ranked list with one cited sentence per paper; borderline ones listed apart."""
+    """A counted, ranked list with one cited sentence per paper; borderline ones listed apart.
+
+    ``criterion`` comes quoted ("\"audio\" or \"video\""): alternatives are quoted one by one.
+    """
     by_paper = {s.paper.id: s for s in sources}
     members = [m for m in members if m.paper_id in by_paper]
     possible = [m for m in possible if m.paper_id in by_paper]
     if not members and not possible:
-        return Composed(f"No paper in the corpus clearly matches \"{criterion}\".", [], refused=True)
+        return Composed(f"No paper in the corpus clearly matches {criterion}.", [], refused=True)
     count = total if total is not None else len(members)
     shown = f"; showing {len(members)}" if count > len(members) else ""
     counted = f"{count} of the \"{within}\" papers" if within else f"{count} paper{'' if count == 1 else 's'}"
     verb = ("is" if count == 1 else "are") + " not about" if negated else "matches" if count == 1 else "match"
-    lines = [f"{counted} {verb} \"{criterion}\"{shown}:", ""]
+    lines = [f"{counted} {verb} {criterion}{shown}:", ""]
     evidence: list[Evidence] = []
     for i, match in enumerate(members, 1):
         lines.append(f"{i}. {_list_line(match, by_paper[match.paper_id], evidence)}")

@@ -140,7 +140,7 @@ class Gathered:
     extra: list[Evidence] = field(default_factory=list)  # must be quoted too: each part's answer, a definition
     premise_check: bool = False  # a "why" question: the quote is offered to check its premise against
     by_relevance: bool = True  # evidence is ordered by relevance to the question (else in abstract order)
-    criterion: str = ""
+    criterion: str = ""  # as a list header names it, quoted: '"audio" or "video"'
     negated: bool = False
     within: str = ""  # the described set a negated list was taken from ("the multimodal LLM papers")
     topics: list[tuple[list[str], list[str], int]] = field(default_factory=list)  # terms, shown ids, size
@@ -360,7 +360,7 @@ class Gatherer:
             possible = []  # nothing comes close: the list says so, without borderline guesses
         if plan.asked_terms and not within:
             members, possible = self._answering(plan.asked_terms, members), self._answering(plan.asked_terms, possible)
-        criterion = " ".join(plan.asked_terms) if within else plan.criterion
+        criterion = _quoted([" ".join(plan.asked_terms)] if within else plan.alternatives or [plan.criterion])
         gathered = Gathered("list", [], [], [], members[:MAX_LISTED], possible, matched_total=len(members),
                             more=members[MAX_LISTED:], criterion=criterion, negated=plan.negated, within=within)
         first = [m.paper_id for m in gathered.members + possible]
@@ -495,6 +495,12 @@ def _without(text: str, question: str) -> str:
     for number in {w for w in words(question) if any(c.isdigit() for c in w)}:
         text = text.replace(number, " ")
     return text
+
+
+def _quoted(alternatives: Sequence[str]) -> str:
+    """["audio", "video", "images"] -> '"audio", "video" or "images"', as a list's header names its criterion."""
+    quoted = [f'"{a}"' for a in alternatives]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
 
 
 def _clears(score: float, ceiling: float) -> bool:

@@ -47,15 +47,21 @@ _SET_VALUED = re.compile(
     rf"|\bamong\s+(?:the|these|those|all)\s+{_SET_NOUN}\b",
     re.IGNORECASE,
 )
+# Negation as English forms it: "do/are not", "not" before a relation or participle, "no" after a verb
+# of having or using ("have no", "use no"), "unrelated to", and the exclusion words. ("have not" is left
+# out: "methods that have not carried over" describes a paper's topic, it does not exclude papers.)
 _NEGATED = re.compile(
-    r"\b(?:are|is|do|does|did)\s*(?:not|n't)\b|\bnot\s+(?:about|on|using|related|concerned)\b"
-    r"|\bother\s+than\b|\bexcept\b|\bexcluding\b|\bapart\s+from\b",
+    r"\b(?:are|is|do|does|did)\s*(?:not|n't)\b|\bnot\s+(?:about|on|related|concerned|\w+ing)\b"
+    r"|\b(?:have|has|had|contain|contains|use|uses|involve|involves|need|needs|with)\s+no\b"
+    r"|\bunrelated\s+to\b|\bother\s+than\b|\bexcept\b|\bexcluding\b|\bapart\s+from\b",
     re.IGNORECASE,
 )
 _SET_PHRASE = re.compile(rf"\b(?:the|these|those|all)\s+((?:[\w&+-]+\s+){{0,3}}?[\w&+-]+)\s+{_SET_NOUN}\b",
                          re.IGNORECASE)
 _SET_ON = re.compile(rf"\b(?:among|of|across)\s+(?:the|these|those|all)\s+{_SET_NOUN}\s+(?:on|about)\s+"
                      r"([^,;:?(]+(?:\([^)]*\))?)", re.IGNORECASE)
+_LIST_COMMA = re.compile(r",\s+")
+LIST_ITEM_TERMS = 3  # an item of "A, B, or C" is a short noun phrase
 ALTERNATIVE_TERMS = 4  # longer criterion parts are one criterion, not alternatives (dev+probe list F1: 0.81 -> 0.83)
 _ALTERNATIVE = re.compile(r",?\s+(?:or|including|such\s+as|e\.g\.,?|i\.e\.,?|especially)\s+|\s*\(", re.IGNORECASE)
 # A description runs until its clause ends: a word followed by punctuation, or by "and"/"with"/"vs" and the next
@@ -280,7 +286,12 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
 
 def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     """Criterion alternatives: "medical or clinical data" -> ["medical", "clinical data"]."""
-    parts = [p for p in (" ".join(content_terms(part, drop)) for part in _ALTERNATIVE.split(question)) if p]
+    pieces = _ALTERNATIVE.split(question)
+    if len(pieces) == 2:  # "A, B, or C": the commas of the one list that ends in "or" separate alternatives too
+        listed = [p for piece in pieces for p in _LIST_COMMA.split(piece)]
+        if all(len(content_terms(item, drop)) <= LIST_ITEM_TERMS for item in listed[1:]):
+            pieces = listed  # (a long part after a comma is a clause: "no experiments, only theory or proofs")
+    parts = [p for p in (" ".join(content_terms(part, drop)) for part in pieces) if p]
     if len(parts) > 1 and max(len(p.split()) for p in parts) > ALTERNATIVE_TERMS:
         return [" ".join(parts)]  # "or" joins parts of one long criterion, not alternatives: keep it whole
     return parts

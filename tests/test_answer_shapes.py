@@ -198,6 +198,8 @@ def test_summary_of_a_seed_paper_names_what_it_is(seed_assistant) -> None:
 @pytest.mark.parametrize("question", [
     "Which papers do not use a graph neural network?",
     "Which papers are not about graph neural networks?",
+    "Which papers have no graph neural network?",
+    "Which works are unrelated to graph neural networks?",
 ])
 def test_a_negated_criterion_lists_the_complement(mini_assistant, question) -> None:
     answer = mini_assistant.answer(question)
@@ -223,6 +225,14 @@ def test_a_negation_within_a_described_set_leaves_the_set_members_without_it(see
     assert {"p16", "p11"} <= set(members) and "p08" not in cited_ids(answer), answer.text  # DGP, MODIRECT; AVLLMs
     assert len(members) <= 5 and answer.text.startswith(f"{len(members)} of the "), answer.text
     assert_citations_valid(answer)
+
+
+def test_a_list_header_quotes_each_alternative(mini_assistant) -> None:
+    """ "A, B, or C" is three criteria: the header names each, not one run-together phrase."""
+    answer = mini_assistant.answer("Which papers study fireflies, honeybees, or rivers?")
+    assert answer.kind == "list" and not answer.refused, answer.text
+    assert '"fireflies", "honeybees" or "rivers"' in answer.text.splitlines()[0], answer.text
+    assert {"m1", "m2", "m7"} <= set(listed(answer)[0]), answer.text
 
 
 def test_one_set_member_left_is_counted_in_the_singular(seed_assistant) -> None:

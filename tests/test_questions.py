@@ -118,6 +118,12 @@ def test_questions_about_one_thing_are_fact(question) -> None:
     # a negation in another sentence qualifies the set; it does not ask for the complement
     ("Which papers work with text? (Speech transcripts don't count.)", False),
     ("Which papers measure energy use. Simulations aren't enough.", False),
+    # "no" after a verb of having or using, and "unrelated to", negate too
+    ("Which papers have no field application?", True),
+    ("Which papers use no labelled images?", True),
+    ("Which works are unrelated to robotics or drones?", True),
+    # a negated verb inside a description says what the paper is about
+    ("Is there a paper on why coral surveys that work for reefs have not carried over to kelp?", False),
 ])
 def test_only_a_negation_in_the_set_question_asks_for_the_complement(question, negated) -> None:
     plan = plan_question(question, [])
@@ -219,6 +225,10 @@ def test_pointers_are_not_a_set_phrase(question) -> None:
     ("sensor data, including drifting capsules", ["sensor data", "drifting capsules"]),
     ("insects such as bees or fireflies", ["insects", "bees", "fireflies"]),
     ("graph neural networks", ["graph neural networks"]),
+    # the commas of "A, B, or C" separate alternatives; a clause after a comma does not
+    ("tides, river deltas, or coral reefs", ["tides", "river deltas", "coral reefs"]),
+    ("no sea trials at all, only lab tests with a simulated reef or tank",
+     ["sea trials lab tests simulated reef tank"]),
     # "or" inside one long criterion coordinates its words; the parts alone are not alternatives
     ("cut the compute or GPU memory cost of running or training large neural networks on long sequences",
      ["cut compute GPU memory cost running training large neural networks long sequences"]),
