@@ -336,6 +336,9 @@ def test_described_parts_keep_descriptions_of_unnamed_papers(mini) -> None:
     ("Compare the study predicting reaction yields with the paper counting bees.", ["reaction yields", "bees"]),
     ("How does it differ from the method forecasting storm surge?", ["storm surge"]),
     ("What changed in the paper during training?", []),
+    # "the X one" describes as "the X paper" does; "the first one" only points
+    ("Compare the firefly-counting one with the river-sensor one.", ["firefly-counting", "river-sensor"]),
+    ("Which is better, the first one or the second one?", []),
 ])
 def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) -> None:
     assert described_parts(question, [], mini) == described
