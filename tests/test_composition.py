@@ -29,9 +29,13 @@ import pytest
 from answer_checks import assert_citations_valid, cited_ids, markers, number_of
 
 from rag.assistant import Answer, Assistant
+from rag.chunking import Sentence
 from rag.citations import SUPPORT_THRESHOLD, answer_sentences, score_support
+from rag.corpus import make_paper
+from rag.gather import _with_paper_prior
 from rag.generation import Message
 from rag.questions import plan_question
+from rag.types import Evidence, Source
 
 MINI_CORPUS = Path(__file__).resolve().parent / "data" / "mini_corpus.jsonl"
 PARAGRAPH_HEAD = re.compile(r"^(?:\d+\.\s*)?\*\*(?P<label>[^*]+)\*\* \((?P<id>[\w.-]+)\):\s*")
@@ -573,3 +577,23 @@ def test_no_rewrite_request_for_a_standalone_question_or_without_llm(mini_llm, o
     offline = assistant.plan(REWRITE_QUESTION, REWRITE_HISTORY, use_llm=False)
     assert offline.query.endswith(REWRITE_QUESTION) and not offline.query.startswith("REWRITTEN")
     assert openai_server.requests()[before:] == []
+
+
+def _sources_and_evidence(similarities: list[float]) -> tuple[list[Source], list[Evidence]]:
+    """Five sources with close fused scores, as among 50k papers, each with one sentence of this similarity."""
+    papers = [make_paper(f"Sentence of paper {i}.", id=f"x{i}") for i in range(5)]
+    sources = [Source(i + 1, p, 0.62 - 0.01 * i, 0.5, 0.1) for i, p in enumerate(papers)]
+    evidence = [Evidence(i + 1, p.id, Sentence(0, 20, p.text), sim, 0.5) for i, (p, sim) in
+                enumerate(zip(papers, similarities, strict=True))]
+    return sources, evidence
+
+
+def test_the_best_retrieved_paper_wins_a_near_tie_even_when_retrieval_scores_are_close() -> None:
+    """At 50k papers the sources' fused scores differ by hundredths; the prior must still break a near-tie."""
+    sources, evidence = _sources_and_evidence([0.50, 0.51, 0.53, 0.40, 0.40])
+    assert _with_paper_prior(evidence, sources)[0].paper_id == "x0"
+
+
+def test_a_clearly_better_sentence_of_another_paper_still_comes_first() -> None:
+    sources, evidence = _sources_and_evidence([0.40, 0.45, 0.70, 0.40, 0.40])
+    assert _with_paper_prior(evidence, sources)[0].paper_id == "x2"
