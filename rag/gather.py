@@ -7,7 +7,7 @@ confirmed or changed by evidence, the one place such decisions are made:
   papers about as well as anything else in the corpus?
 * **which papers**: every candidate paper's best sentence for the criterion; a
   list only when several clear the bar, else the single best paper's sentences;
-  negated criteria give the complement;
+  negated criteria give the complement, "both A and B" the papers clearing each;
 * **comparison / summary**: two or more papers named, described or selected
   by the filter, or exactly one;
 * **not stated**: the question's content terms absent from the relevant
@@ -338,19 +338,15 @@ class Gatherer:
     def _list(self, plan: QuestionPlan, scope: Scope, k: int) -> Gathered | None:
         """Membership of every candidate paper; a list when several clear the bar (or the criterion is negated)."""
         pool = self._list_pool(plan, scope)
-        scores: dict[str, Match] = {}
-        for alternative in plan.alternatives or [plan.criterion]:
-            vector = self.embedder.embed_query(self.scorer.acronyms.expand(alternative))
-            for pid, sentence, score in self.scorer.membership(alternative, vector, pool):
-                if pid not in scores or score > scores[pid].score:
-                    scores[pid] = Match(pid, sentence, score)
+        if len(plan.conjuncts) > 1:
+            return self._list_of_all(plan, pool, scope, k)
+        scores = self._best_matches(plan.alternatives or [plan.criterion], pool)
         ranked = sorted(scores.values(), key=lambda m: -m.score)
         if not ranked:
             return None
         ceiling = ranked[0].score
         members = [m for m in ranked if _clears(m.score, ceiling)]
-        possible = [m for m in ranked if m not in members and m.score >= MEMBER_MIN
-                    and m.score >= POSSIBLE_WITHIN * ceiling][:MAX_POSSIBLE]
+        possible = [m for m in ranked if m not in members and _possible(m.score, ceiling)][:MAX_POSSIBLE]
         within = ""
         if plan.negated and plan.set_phrase and plan.asked_terms:  # "which of the X papers do not Y": X minus Y
             members, possible, within = self._lacking(plan.asked_terms, members + possible), [], plan.set_phrase
@@ -369,6 +365,40 @@ class Gatherer:
                             more=members[MAX_LISTED:], criterion=criterion, negated=plan.negated, within=within)
         first = [m.paper_id for m in gathered.members + possible]
         gathered.sources = self.sources(plan.query, first, scope, k)
+        return gathered
+
+    def _best_matches(self, alternatives: Sequence[str], pool: Sequence[Paper]) -> dict[str, Match]:
+        """Each pool paper's best sentence and score over the criterion's alternatives ("audio or video")."""
+        scores: dict[str, Match] = {}
+        for alternative in alternatives:
+            vector = self.embedder.embed_query(self.scorer.acronyms.expand(alternative))
+            for pid, sentence, score in self.scorer.membership(alternative, vector, pool):
+                if pid not in scores or score > scores[pid].score:
+                    scores[pid] = Match(pid, sentence, score)
+        return scores
+
+    def _list_of_all(self, plan: QuestionPlan, pool: Sequence[Paper], scope: Scope, k: int) -> Gathered | None:
+        """ "Which papers use both audio and video?": the papers that clear every side by that side's own bar,
+        each shown with its sentence for the side it matches least. A list even of one (two criteria ask for a
+        set), unless no paper comes close on every side."""
+        sides = [self._best_matches(side, pool) for side in plan.conjuncts]
+        ceilings = [max((m.score for m in side.values()), default=0.0) for side in sides]
+        members, possible = [], []
+        for pid in set.intersection(*(set(side) for side in sides)):
+            matches = [side[pid] for side in sides]
+            weakest = min(matches, key=lambda m: m.score)
+            if all(_clears(m.score, c) for m, c in zip(matches, ceilings, strict=True)):
+                members.append(weakest)
+            elif all(_possible(m.score, c) or _clears(m.score, c) for m, c in zip(matches, ceilings, strict=True)):
+                possible.append(weakest)
+        members.sort(key=lambda m: (-m.score, m.paper_id))
+        possible = sorted(possible, key=lambda m: (-m.score, m.paper_id))[:MAX_POSSIBLE]
+        if not members and not possible:
+            return None  # no paper comes close on every side: a fact answer decides
+        criterion = " and ".join(_quoted(side) if len(side) == 1 else f"({_quoted(side)})" for side in plan.conjuncts)
+        gathered = Gathered("list", [], [], [], members[:MAX_LISTED], possible, matched_total=len(members),
+                            more=members[MAX_LISTED:], criterion=criterion)
+        gathered.sources = self.sources(plan.query, [m.paper_id for m in members + possible], scope, k)
         return gathered
 
     def _lacking(self, terms: Sequence[str], matches: Sequence[Match]) -> list[Match]:
@@ -508,6 +538,11 @@ def _quoted(alternatives: Sequence[str]) -> str:
     """["audio", "video", "images"] -> '"audio", "video" or "images"', as a list's header names its criterion."""
     quoted = [f'"{a}"' for a in alternatives]
     return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
+def _possible(score: float, ceiling: float) -> bool:
+    """Borderline for a "which papers" set: above MEMBER_MIN and within POSSIBLE_WITHIN of the best."""
+    return score >= MEMBER_MIN and score >= POSSIBLE_WITHIN * ceiling
 
 
 def _clears(score: float, ceiling: float) -> bool:

@@ -13,7 +13,8 @@ What the plan reads from the question:
 * **content terms**: the words left once stopwords, form words ("papers",
   "compare", "summarize", "list") and the named papers' names are removed;
 * **set-valued wording** ("which papers", "is there anything on", "list the
-  works"), **negation** ("not about X") and criterion alternatives ("A or B");
+  works"), **negation** ("not about X"), criterion alternatives ("A or B")
+  and conjuncts ("both A and B");
 * **answer type**: a figure, an enumeration of N items, or a winner, which the
   composer then looks for in the evidence.
 """
@@ -61,6 +62,7 @@ _SET_PHRASE = re.compile(rf"\b(?:the|these|those|all)\s+((?:[\w&+-]+\s+){{0,3}}?
 _SET_ON = re.compile(rf"\b(?:among|of|across)\s+(?:the|these|those|all)\s+{_SET_NOUN}\s+(?:on|about)\s+"
                      r"([^,;:?(]+(?:\([^)]*\))?)", re.IGNORECASE)
 _LIST_COMMA = re.compile(r",\s+")
+_BOTH = re.compile(r"\bboth\s+([^?.;]+?)\s+and\s+([^?.;]+)", re.IGNORECASE)
 LIST_ITEM_TERMS = 3  # an item of "A, B, or C" is a short noun phrase
 ALTERNATIVE_TERMS = 4  # longer criterion parts are one criterion, not alternatives (dev+probe list F1: 0.81 -> 0.83)
 _ALTERNATIVE = re.compile(r",?\s+(?:or|including|such\s+as|e\.g\.,?|i\.e\.,?|especially)\s+|\s*\(", re.IGNORECASE)
@@ -160,6 +162,7 @@ class QuestionPlan:
     set_valued: bool = False
     negated: bool = False
     alternatives: list[str] = field(default_factory=list)
+    conjuncts: list[list[str]] = field(default_factory=list)  # "both A and B": a member must match A and B
     carried: list[str] = field(default_factory=list)
     avoided: list[str] = field(default_factory=list)  # "another paper": the conversation's papers are not the answer
     excluded_phrase: str | None = None
@@ -224,6 +227,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.set_phrase = _negated_set(question)
     if plan.set_phrase:
         plan.alternatives = alternatives(plan.set_phrase, labels)
+    if plan.set_valued and not plan.negated and not plan.set_phrase:
+        plan.conjuncts = conjuncts(question, labels)
     plan.kind = suggested_kind(plan)
     return plan
 
@@ -295,6 +300,16 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     if len(parts) > 1 and max(len(p.split()) for p in parts) > ALTERNATIVE_TERMS:
         return [" ".join(parts)]  # "or" joins parts of one long criterion, not alternatives: keep it whole
     return parts
+
+
+def conjuncts(question: str, drop: Sequence[str] = ()) -> list[list[str]]:
+    """ "Which papers use both audio and video?" -> [["audio"], ["video"]]: each side's alternatives, or
+    nothing when the question joins no two criteria with "both ... and"."""
+    match = _BOTH.search(question)
+    if not match:
+        return []
+    sides = [alternatives(side, drop) for side in match.groups()]
+    return sides if all(sides) else []
 
 
 def name_tokens(text: str) -> list[str]:

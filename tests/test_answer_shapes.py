@@ -235,6 +235,21 @@ def test_a_list_header_quotes_each_alternative(mini_assistant) -> None:
     assert {"m1", "m2", "m7"} <= set(listed(answer)[0]), answer.text
 
 
+@pytest.mark.parametrize("question", [
+    "Which papers use both graph neural networks and rivers?",
+    "List the works that apply both a graph neural network and river sensors.",
+])
+def test_both_criteria_must_hold_for_a_listed_paper(mini_assistant, question) -> None:
+    """Three papers use a graph neural network; only RiverSense (m2) is also about rivers."""
+    answer = mini_assistant.answer(question)
+    assert answer.kind == "list" and not answer.refused, answer.text
+    members, possible = listed(answer)
+    assert members == ["m2"] and not set(possible) & {"m5", "m6"}, answer.text
+    assert answer.text.startswith("1 paper matches ") and '" and "' in answer.text.splitlines()[0], answer.text
+    assert_list_lines_verbatim(mini_assistant, answer)
+    assert_citations_valid(answer)
+
+
 def test_one_set_member_left_is_counted_in_the_singular(seed_assistant) -> None:
     answer = seed_assistant.answer("Which genomics papers do not use tabular models?")
     assert answer.kind == "list" and listed(answer)[0] == ["p03"], answer.text  # the cfDNA paper; not p19's TabPFN

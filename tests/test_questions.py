@@ -237,6 +237,17 @@ def test_criterion_alternatives_split_on_or_including_such_as(criterion, expecte
     assert alternatives(criterion) == expected
 
 
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Which papers use both tide gauges and satellite images?", [["tide gauges"], ["satellite images"]]),
+    ("List works that test on both simulated or synthetic reefs and real reefs.",
+     [["simulated", "synthetic reefs"], ["real reefs"]]),
+    ("Which papers use tide gauges and satellite images?", []),  # no "both": one criterion
+    ("Which papers are not about both tides and reefs?", []),  # a negation takes the complement instead
+])
+def test_both_a_and_b_asks_for_papers_matching_each_side(question, expected) -> None:
+    assert plan_question(question, []).conjuncts == expected
+
+
 # --------------------------------------------------------------------------- names
 
 
