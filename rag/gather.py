@@ -36,6 +36,7 @@ from .evidence import (
     content_terms,
     contribution,
     defines,
+    distinctive_word,
     has_expected,
     specific_terms,
     term_stems,
@@ -205,7 +206,9 @@ class Gatherer:
         a list's criterion and alternatives, or a fact's question parts; and what every shape needs."""
         texts = [plan.query, plan.question, *plan.described]
         if plan.kind == "list":
-            texts += [self.scorer.acronyms.expand(t) for t in [plan.criterion, *plan.alternatives]]
+            criteria = [plan.criterion, *plan.alternatives, *(c for side in plan.conjuncts for c in side)]
+            texts += [self.scorer.acronyms.expand(t) for t in criteria]
+            texts += [word for t in criteria if (word := distinctive_word(t))]
         else:
             texts += plan.clauses
         return texts

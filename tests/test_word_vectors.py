@@ -74,11 +74,15 @@ def test_a_one_word_criterion_credits_related_words_and_a_longer_one_does_not(se
     assert stem("wildlife") in animals[stem("animals")]
     assert scorer.related("lower bounds", embed("lower bounds"), stems) == {}
     assert scorer.related("training-free", embed("training-free"), stems) == {}
+    # a generic word beside one distinctive word: the distinctive word's own neighbours, not the phrase's
+    assert scorer.related("data animals", embed("data animals"), stems) == animals
+    assert scorer.related("data tokens animals", embed("data tokens animals"), stems) == {}
 
 
-def test_which_papers_involve_animals_lists_the_wildlife_paper(seed_assistant: Any) -> None:
+@pytest.mark.parametrize("question", ["Which papers involve animals?", "Which papers use data from animals?"])
+def test_which_papers_involve_animals_lists_the_wildlife_paper(seed_assistant: Any, question: str) -> None:
     """META-DINO (p09) never says 'animal'; its 'wildlife monitoring' sentence is the evidence."""
-    result = seed_assistant.answer("Which papers involve animals?", use_llm=False)
+    result = seed_assistant.answer(question, use_llm=False)
     cited = {s.paper.id for s in result.cited_sources}
     assert {"p01", "p09"} <= cited
     assert "wildlife" in result.text
