@@ -365,10 +365,18 @@ class EvidenceScorer:
 
     def membership(self, criterion: str, vector: np.ndarray,
                    papers: Sequence[Paper]) -> list[tuple[str, Sentence, float]]:
-        """Each paper's best sentence for a criterion and its score, best paper first."""
+        """Each paper's best sentence for a criterion and its score, best paper first.
+
+        None at all when the criterion's distinctive word ("federated" of "federated learning") is in no
+        sentence of these papers, nor any word close to it: sentence similarity alone then matches the
+        generic rest ("learning"), not the criterion.
+        """
         wanted = self.wanted(criterion)
         banked = self.bank.get(papers)
         related = self.related(criterion, vector, [entry.stems for entry in banked.values()])
+        word = distinctive_word(criterion)
+        if word and not any(related.values()) and self.absent_terms([word], papers):
+            return []
         out = []
         for paper in papers:
             entry = banked[paper.id]

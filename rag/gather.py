@@ -345,6 +345,8 @@ class Gatherer:
             return self._list_of_all(plan, pool, scope, k)
         scores = self._best_matches(plan.alternatives or [plan.criterion], pool)
         ranked = sorted(scores.values(), key=lambda m: -m.score)
+        if not ranked and not plan.negated:  # no abstract holds the criterion's distinctive word: none matches
+            return Gathered("list", [], [], [], [], [], criterion=_quoted(plan.alternatives or [plan.criterion]))
         if not ranked:
             return None
         ceiling = ranked[0].score

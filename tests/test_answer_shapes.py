@@ -250,6 +250,16 @@ def test_both_criteria_must_hold_for_a_listed_paper(mini_assistant, question) ->
     assert_citations_valid(answer)
 
 
+@pytest.mark.parametrize("question", ["Are there any papers on federated learning?",
+                                      "Which works use federated learning?"])
+def test_a_criterion_whose_distinctive_word_no_abstract_holds_lists_nothing(seed_assistant, question) -> None:
+    """ "learning" is in many seed abstracts, "federated" in none: no paper matches (social and reinforcement
+    learning papers were listed for it), none is quoted as if it did."""
+    answer = seed_assistant.answer(question)
+    assert answer.refused and not answer.cited, answer.text
+    assert answer.text.startswith("No paper in the corpus clearly matches"), answer.text
+
+
 def test_one_set_member_left_is_counted_in_the_singular(seed_assistant) -> None:
     answer = seed_assistant.answer("Which genomics papers do not use tabular models?")
     assert answer.kind == "list" and listed(answer)[0] == ["p03"], answer.text  # the cfDNA paper; not p19's TabPFN
