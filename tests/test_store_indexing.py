@@ -388,6 +388,7 @@ def _search_ef(client: chromadb.api.ClientAPI, collection: str) -> int:
     return int(client.get_collection(collection).configuration_json["hnsw"]["ef_search"])
 
 
+@pytest.mark.filterwarnings("ignore:legacy embedding function config:DeprecationWarning")  # chromadb reading ours
 @pytest.mark.parametrize("where", ["embedded", "server"])
 def test_search_breadth_setting_reaches_new_and_existing_collections(where, chroma_server, tmp_path) -> None:
     """Chroma's default HNSW breadth missed 20% of the exact nearest chunks at 50k papers (benchmarks/hnsw.py)."""
