@@ -104,6 +104,16 @@ def assert_list_lines_verbatim(assistant: Assistant, answer: Answer) -> None:
             assert_quotes_verbatim(assistant, answer, match["id"], match["body"])
 
 
+def answered_list(assistant: Assistant, question: str) -> tuple[Answer, list[str], list[str]]:
+    """The answer to a "which papers" question with its members and "possibly also" papers, checked to be a
+    list whose lines quote their abstracts verbatim and whose citations are valid."""
+    answer = assistant.answer(question)
+    assert answer.kind == "list" and not answer.refused, answer.text
+    assert_list_lines_verbatim(assistant, answer)
+    assert_citations_valid(answer)
+    return (answer, *listed(answer))
+
+
 def first_sentence(text: str) -> str:
     return re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
 
@@ -202,14 +212,10 @@ def test_summary_of_a_seed_paper_names_what_it_is(seed_assistant) -> None:
     "Which works are unrelated to graph neural networks?",
 ])
 def test_a_negated_criterion_lists_the_complement(mini_assistant, question) -> None:
-    answer = mini_assistant.answer(question)
-    assert answer.kind == "list" and not answer.refused, answer.text
-    members, possible = listed(answer)
+    answer, members, possible = answered_list(mini_assistant, question)
     assert set(members) | set(possible) == set(mini_assistant.by_id) - GNN_PAPERS, answer.text
     assert not set(cited_ids(answer)) & GNN_PAPERS
     assert answer.text.startswith(f"{len(members)} "), answer.text  # the stated count is the listed one
-    assert_list_lines_verbatim(mini_assistant, answer)
-    assert_citations_valid(answer)
 
 
 @pytest.mark.parametrize("question", [
@@ -241,13 +247,9 @@ def test_a_list_header_quotes_each_alternative(mini_assistant) -> None:
 ])
 def test_both_criteria_must_hold_for_a_listed_paper(mini_assistant, question) -> None:
     """Three papers use a graph neural network; only RiverSense (m2) is also about rivers."""
-    answer = mini_assistant.answer(question)
-    assert answer.kind == "list" and not answer.refused, answer.text
-    members, possible = listed(answer)
+    answer, members, possible = answered_list(mini_assistant, question)
     assert members == ["m2"] and not set(possible) & {"m5", "m6"}, answer.text
     assert answer.text.startswith("1 paper matches ") and '" and "' in answer.text.splitlines()[0], answer.text
-    assert_list_lines_verbatim(mini_assistant, answer)
-    assert_citations_valid(answer)
 
 
 @pytest.mark.parametrize("question", ["Are there any papers on federated learning?",
@@ -279,16 +281,12 @@ GNN_VARIANTS = [
 
 @pytest.mark.parametrize("question", GNN_VARIANTS)
 def test_list_phrasings_of_one_criterion_give_the_same_set(mini_assistant, question) -> None:
-    answer = mini_assistant.answer(question)
-    assert answer.kind == "list" and not answer.refused, answer.text
-    members, possible = listed(answer)
+    answer, members, possible = answered_list(mini_assistant, question)
     assert len(members) == len(set(members))
     assert set(members) == GNN_PAPERS, answer.text
     assert not set(possible) & GNN_PAPERS
     assert answer.text.startswith(f"{len(members)} "), answer.text
     assert set(cited_ids(answer)) == set(members) | set(possible)
-    assert_list_lines_verbatim(mini_assistant, answer)
-    assert_citations_valid(answer)
 
 
 def test_an_acronym_and_its_long_form_list_the_same_papers(seed_assistant) -> None:
