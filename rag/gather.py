@@ -394,7 +394,7 @@ class Gatherer:
             weakest = min(matches, key=lambda m: m.score)
             if all(_clears(m.score, c) for m, c in zip(matches, ceilings, strict=True)):
                 members.append(weakest)
-            elif all(_possible(m.score, c) or _clears(m.score, c) for m, c in zip(matches, ceilings, strict=True)):
+            elif all(_possible(m.score, c) for m, c in zip(matches, ceilings, strict=True)):  # clearing implies this
                 possible.append(weakest)
         members.sort(key=lambda m: (-m.score, m.paper_id))
         possible = sorted(possible, key=lambda m: (-m.score, m.paper_id))[:MAX_POSSIBLE]
