@@ -238,12 +238,21 @@ def _claim_vectors(claims: Sequence[str], evidence_by_source: Mapping[int, tuple
 
 def _key(text: str) -> str:
     """Letters and digits only: a quote and its source sentence agree whatever the markers, escapes and spacing."""
-    return re.sub(r"[\W_]+", "", CITATION.sub("", text)).lower()
+    return re.sub(r"[\W_]+", "", _unmarked(text)).lower()
 
 
 def _figures(text: str) -> set[str]:
     """Numbers in a text, normalised ("12,326" == "12326"); citation markers excluded."""
-    return {m.replace(",", "") for m in re.findall(r"\d+(?:[.,]\d+)*", CITATION.sub(" ", text))}
+    return {m.replace(",", "") for m in re.findall(r"\d+(?:[.,]\d+)*", _unmarked(text))}
+
+
+def _unmarked(text: str) -> str:
+    """The text without citation markers, a quote's escaped "\\[1\\]" counted as one.
+
+    A source sentence's own "[1]" is dropped as a marker, so the quote of it must drop it too:
+    kept, its "1" missed the stored vector (an encoder pass) and read as a figure the source never states.
+    """
+    return CITATION.sub(" ", text.replace("\\[", "[").replace("\\]", "]"))
 
 
 def _source_support(claim: str, vector: np.ndarray, sentences: Sequence[str], vectors: np.ndarray,

@@ -467,6 +467,23 @@ def test_score_support_takes_the_best_sentence_of_each_cited_source() -> None:
     assert third.per_source == {} and third.score == 0.0 and not third.supported
 
 
+def test_score_support_reuses_the_stored_vector_of_a_quote_with_escaped_brackets() -> None:
+    """A source sentence with its own "[1]" is quoted as "\\[1\\]": it must match its stored row, not be encoded."""
+    sentence = "Reinforcement Learning [1] offers robotics a framework for hard-to-engineer behaviours."
+    evidence = {1: ([sentence], np.eye(1, 3, dtype=np.float32))}
+    encoded: list[str] = []
+
+    def embed(texts: list[str]) -> np.ndarray:
+        encoded.extend(texts)
+        return np.eye(1, 3, dtype=np.float32).repeat(len(texts), 0)
+
+    quote = "Reinforcement Learning \\[1\\] offers robotics a framework for hard-to-engineer behaviours."
+    (result,) = score_support(f"1. **RL** (x1): {quote.removesuffix('.')} [1].", evidence, embed,
+                              lambda wanted, have: 1.0)
+    assert result.cited == [1] and result.supported
+    assert encoded == []
+
+
 def test_score_support_ignores_citations_of_unknown_sources() -> None:
     evidence = {1: (["alpha beta gamma"], np.eye(1, 3, dtype=np.float32))}
     (result,) = score_support("Alpha beta gamma again here [7].", evidence,
