@@ -228,9 +228,10 @@ class SentenceIndex:
         self._fallback: PaperCache[SentenceVectors] = PaperCache(fallback_capacity)
 
     def load(self) -> None:
-        """Read the log now rather than on the first answer."""
+        """Read the log and map the rows now rather than on the first answer."""
         with self._lock:
             self._file.refresh()
+            self._file.rows()
 
     def stored(self, paper: Paper) -> bool:
         """Whether the paper's sentence vectors come from the stored index (no encoding)."""
