@@ -427,6 +427,23 @@ class EvidenceScorer:
         return [t for t in lacking if _flat(t) not in flat]
 
 
+def abbreviated(term: str, question: str, text: str) -> str:
+    """Where a name the question spells out in capitals ("Stable Diffusion") is in the text only as its initials
+    followed by capitals or digits ("SD1.5", "SDXL", "SD3"), as abstracts name model versions without ever
+    defining the acronym: the first such token, else "". Every run of two or more capitalised words around the
+    term is tried, so a capitalised first word of the question ("Which Stable Diffusion ...") hides nothing."""
+    for run in _CAPITALISED_RUN.finditer(question):
+        names = run.group().split()
+        for span in (names[i:j] for i in range(len(names)) for j in range(i + 2, len(names) + 1)):
+            found = re.search(rf"\b{''.join(w[0] for w in span)}[A-Z0-9.]*\b", text) if term in span else None
+            if found:
+                return found.group()
+    return ""
+
+
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
+
+
 _GREEK = {"α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "λ": "lambda", "μ": "mu", "σ": "sigma"}
 
 

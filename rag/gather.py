@@ -33,6 +33,7 @@ from .evidence import (
     FORM_WORDS,
     EvidenceScorer,
     Match,
+    abbreviated,
     content_terms,
     contribution,
     defines,
@@ -302,12 +303,21 @@ class Gatherer:
         for clause in plan.clauses:
             best = self.scorer.sentences(content_terms(clause), self.embedder.embed_query(clause), [by_id[top]], clause)
             gathered.extra += best[:1]
+        for short in self._abbreviations(plan, [by_id[top].paper]):  # "Stable Diffusion" asked, "SDXL" written
+            gathered.extra += [e for e in own if short in e.sentence.text][:1]
         if plan.expects == "definition":
             gathered.extra += [e for e in own if defines(e.sentence.text, by_id[top].paper.label)][:1]
         if plan.expects == "reason":
             found = contribution(own, by_id[top])
             gathered.extra += [found] if found else []
             gathered.premise_check = True
+
+    def _abbreviations(self, plan: QuestionPlan, papers: Sequence[Paper]) -> list[str]:
+        """The initialisms ("SDXL") by which these papers write a name the question spells out and they do not."""
+        asked = specific_terms(plan.question, plan.terms, self.scorer.acronyms, self.scorer.weights)
+        text = " ".join(p.text for p in papers)
+        found = (abbreviated(t, plan.question, text) for t in self.scorer.absent_terms(asked, papers))
+        return list(dict.fromkeys(short for short in found if short))
 
     def _not_stated(self, plan: QuestionPlan, relevant: list[str], gathered: Gathered) -> Missing | None:
         """What the evidence lacks, or None when the answer is there.
@@ -322,7 +332,9 @@ class Gatherer:
         asked = specific_terms(plan.question, plan.terms, self.scorer.acronyms, self.scorer.weights)
         asked += [t for t in compared_against(plan.question) if t.lower() not in {a.lower() for a in asked}]
         specific = [t for t in asked if t.lower() not in label_words]
-        absent = self.scorer.absent_terms(specific, [self.papers[pid] for pid in relevant])
+        papers = [self.papers[pid] for pid in relevant]
+        text = " ".join(p.text for p in papers)
+        absent = [t for t in self.scorer.absent_terms(specific, papers) if not abbreviated(t, plan.question, text)]
         if absent:
             return Missing("terms", labels, absent)
         if plan.expects not in ("figure", "enumeration", "winner"):

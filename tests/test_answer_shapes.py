@@ -389,6 +389,19 @@ def test_authors_used_to_point_at_the_paper_are_not_asked_for(seed_assistant, qu
     assert not answer.refused and expected in answer.text, answer.text
 
 
+@pytest.mark.parametrize("question", [
+    "Which Stable Diffusion models does the paper on rare attribute-object compositions evaluate?",
+    "Which versions of Stable Diffusion are stress-tested in the compositional failure study?",
+])
+def test_a_name_written_only_as_its_initials_is_stated(seed_assistant, question) -> None:
+    """p15 names "SD1.5, SDXL, and SD3" and never spells out Stable Diffusion: it was "does not mention
+    'Stable'" while the versions asked for were there; now the sentence naming them is quoted."""
+    answer = seed_assistant.answer(question)
+    assert not answer.refused and "p15" in cited_ids(answer), answer.text
+    assert "SDXL" in answer.text, answer.text
+    assert_citations_valid(answer)
+
+
 def test_how_much_is_answered_by_a_stated_comparison(seed_assistant) -> None:
     """ "how much X matters" is answered by "matters far more for A than for B": a degree, not a number."""
     answer = seed_assistant.answer("What does the weighted model counting paper conclude about how much "

@@ -8,10 +8,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from rag.chunking import split_sentences
 from rag.config import SEED_CORPUS
 from rag.corpus import load_corpus
-from rag.evidence import _DEFINITION, Acronyms, _definitions, term_stems, words
+from rag.evidence import _DEFINITION, Acronyms, _definitions, abbreviated, term_stems, words
 
 MINI_CORPUS = Path(__file__).resolve().parent / "data" / "mini_corpus.jsonl"
 
@@ -66,3 +68,15 @@ def test_acronym_additions_equal_the_plain_scan_in_order() -> None:
     texts += ["Multimodal large language models (MLLMs) and large language models differ from LLMs."]
     assert sum(bool(plain(t)) for t in texts) >= 20
     assert [acronyms._additions(t, words(t)) for t in texts] == [plain(t) for t in texts]
+
+
+@pytest.mark.parametrize(("term", "question", "text", "expected"), [
+    ("Stable", "Which Stable Diffusion versions were tested?", "We test SD1.5, SDXL, and SD3.", "SD1.5"),
+    ("Stable", "Stable Diffusion versions?", "Results on SDXL only.", "SDXL"),
+    ("Stable", "Which Stable Diffusion versions?", "We test Sd on images.", ""),  # initials must be capitals
+    ("Stable", "Which Stable Video Diffusion models?", "We test SD1.5.", ""),  # not a contiguous name
+    ("Stable", "Which stable diffusion versions?", "We test SD1.5.", ""),  # not written as a name
+    ("Stable", "Which Stable Diffusion editor?", "We build on SDEdit.", ""),  # a word that goes on in lower case
+])
+def test_abbreviated_finds_a_spelled_out_name_written_as_its_initials(term, question, text, expected) -> None:
+    assert abbreviated(term, question, text) == expected
