@@ -235,9 +235,16 @@ class Acronyms:
         return term_stems(tokens) | term_stems(w for added in self._additions(text, tokens) for w in words(added))
 
     def _additions(self, text: str, tokens: Sequence[str]) -> list[str]:
-        """What ``expand`` appends: long forms of acronyms among ``tokens``, acronyms of long forms in ``text``."""
+        """What ``expand`` appends: long forms of acronyms among ``tokens``, acronyms of long forms in ``text``.
+
+        A token counts as an acronym only when written like one (two capitals or digits, as a definition
+        requires): among 50k abstracts "of", "is", "we", "can" and "map" are each defined somewhere
+        ("optical flow (OF)"), and every sentence with "of" gained the stems of "optical flow".
+        """
         extra: list[str] = []
         for word in tokens:
+            if sum(c.isupper() or c.isdigit() for c in word) < 2:
+                continue
             low = word.lower()
             key = low.rstrip("s") if low.rstrip("s") in self.long_of else low
             if key in self.long_of:

@@ -12,7 +12,7 @@ import pytest
 
 from rag.chunking import split_sentences
 from rag.config import SEED_CORPUS
-from rag.corpus import load_corpus
+from rag.corpus import load_corpus, make_paper
 from rag.evidence import _DEFINITION, Acronyms, _definitions, abbreviated, term_stems, words
 
 MINI_CORPUS = Path(__file__).resolve().parent / "data" / "mini_corpus.jsonl"
@@ -36,6 +36,14 @@ def test_an_acronym_in_a_sentence_brings_the_stems_of_its_long_form() -> None:
     assert term_stems(["large", "language", "models"]) <= banked
 
 
+def test_a_word_spelled_like_a_defined_acronym_is_not_expanded() -> None:
+    """Among 50k abstracts "optical flow (OF)" and "word embeddings (WE)" are defined: the word "of" and
+    "we" must not bring those stems into every sentence, while "OF" written as the acronym still does."""
+    acronyms = Acronyms([make_paper("We estimate optical flow (OF) and learn word embeddings (WE).", id="x1")])
+    assert acronyms.stems("The role of data, as we show.") == term_stems(words("The role of data, as we show."))
+    assert term_stems(["optical", "flow"]) <= acronyms.stems("OF is estimated per frame.")
+
+
 def test_definitions_found_from_the_parentheses_are_the_full_scans() -> None:
     """``_definitions`` searches back from each "(ACRONYM)" for speed; it must find what scanning every
     character finds, including a run of definitions, a phrase cut by punctuation and a long preamble."""
@@ -56,8 +64,8 @@ def test_acronym_additions_equal_the_plain_scan_in_order() -> None:
 
     def plain(text: str) -> list[str]:
         extra = [acronyms.long_of[w.lower().rstrip("s") if w.lower().rstrip("s") in acronyms.long_of else w.lower()]
-                 for w in words(text)
-                 if (w.lower().rstrip("s") if w.lower().rstrip("s") in acronyms.long_of else w.lower())
+                 for w in words(text) if sum(c.isupper() or c.isdigit() for c in w) >= 2
+                 and (w.lower().rstrip("s") if w.lower().rstrip("s") in acronyms.long_of else w.lower())
                  in acronyms.long_of]
         low = text.lower()
         longs = sorted((long for long in acronyms._short_of if re.search(rf"(?<![\w&+.'-]){re.escape(long)}", low)),
