@@ -33,7 +33,7 @@ from .chunking import Sentence
 from .corpus import Paper
 from .embedding import Embedder
 from .generic_terms import GENERIC_WORDS
-from .lexical import STOPWORDS, TermWeights, stem, words
+from .lexical import FORM_WORDS, STOPWORDS, TermWeights, stem, words
 from .paper_cache import PaperCache
 from .roles import sentence_roles
 from .types import Evidence, Role, Source
@@ -72,29 +72,6 @@ _GENERIC = frozenset(GENERIC_WORDS)
 # word forms (measured), so at conference scale a warm assistant stems each word once.
 TERM_STEM_CACHE = 1 << 18
 
-# Words that say what form the answer should take or point at the corpus itself; they are
-# never content to be matched, retrieved on, or reported missing ("papers", "compare", ...).
-FORM_WORDS = frozenset(
-    "paper papers work works study studies article articles abstract abstracts publication publications "
-    "collection corpus set list lists name names show find give tell describe explain summarize summarise "
-    "summary summaries overview gist tldr tl dr compare compared comparing comparison contrast differ "
-    "differs difference differences different similar similarity similarities common versus vs "
-    "use uses used using contain contains containing involve involves involved involving discuss discusses mention "
-    "mentions mentioned report reports reported present presents propose proposes proposed introduce "
-    "introduces introduced address addresses consider considers deal deals tackle tackles focus focuses "
-    "please could would kindly anything something everything any there one ones each both either neither also "
-    "main key major primary central overall general briefly short brief idea ideas point points "
-    "theme themes topic topics area areas field fields cover covers covered research researchers "
-    "do does did done say says said can about regarding concerning related unrelated relate relates "
-    "way ways approach approaches method methods technique techniques two three four five six "
-    "across among including especially such within "
-    # generic relational verbs: they link the asked-about things, they are not what is asked about
-    "depend depends depending rely relies achieve achieves achieved perform performs performed "
-    "affect affects influence influences handle handles obtain obtains get gets make makes "
-    "deal dealing described call calls called establish establishes established build built included well "
-    "new novel investigate investigates examine examines explore explores mainly primarily mostly "
-    "specifically".split()
-)
 # Of the form words, those that still carry meaning once a specific paper is the target
 # ("What method does DaTMe propose?") are dropped only for choosing the answer's kind.
 _REVERSED_DEFINITION = re.compile(

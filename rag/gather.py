@@ -30,7 +30,6 @@ import numpy as np
 from .corpus import Paper
 from .embedding import Embedder
 from .evidence import (
-    FORM_WORDS,
     EvidenceScorer,
     Match,
     abbreviated,
@@ -44,6 +43,7 @@ from .evidence import (
     words,
 )
 from .filters import Filters
+from .lexical import FORM_WORDS
 from .questions import (
     Kind,
     QuestionPlan,

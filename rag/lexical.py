@@ -36,6 +36,29 @@ STOPWORDS = frozenset(bm25s.stopwords.STOPWORDS_EN) | frozenset(
     "so some such than that the their theirs them then there these they this those through to too under until "
     "up very was we were what when where which while who whom whose why will with would you your".split()
 )
+# Words that say what form the answer should take or point at the corpus itself; they are
+# never content to be matched, retrieved on (BM25 queries drop them), or reported missing ("papers", "compare", ...).
+FORM_WORDS = frozenset(
+    "paper papers work works study studies article articles abstract abstracts publication publications "
+    "collection corpus set list lists name names show find give tell describe explain summarize summarise "
+    "summary summaries overview gist tldr tl dr compare compared comparing comparison contrast differ "
+    "differs difference differences different similar similarity similarities common versus vs "
+    "use uses used using contain contains containing involve involves involved involving discuss discusses mention "
+    "mentions mentioned report reports reported present presents propose proposes proposed introduce "
+    "introduces introduced address addresses consider considers deal deals tackle tackles focus focuses "
+    "please could would kindly anything something everything any there one ones each both either neither also "
+    "main key major primary central overall general briefly short brief idea ideas point points "
+    "theme themes topic topics area areas field fields cover covers covered research researchers "
+    "do does did done say says said can about regarding concerning related unrelated relate relates "
+    "way ways approach approaches method methods technique techniques two three four five six "
+    "across among including especially such within "
+    # generic relational verbs: they link the asked-about things, they are not what is asked about
+    "depend depends depending rely relies achieve achieves achieved perform performs performed "
+    "affect affects influence influences handle handles obtain obtains get gets make makes "
+    "deal dealing described call calls called establish establishes established build built included well "
+    "new novel investigate investigates examine examines explore explores mainly primarily mostly "
+    "specifically".split()
+)
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&+\-.]*[A-Za-z0-9+]|[A-Za-z0-9]")
 
 
@@ -110,9 +133,9 @@ class LexicalIndex:
         return out
 
     def query_terms(self, question: str) -> list[str]:
-        """Stemmed query tokens known to the corpus vocabulary (stopwords dropped)."""
-        tokenized = bm25s.tokenize([question], stopwords=list(STOPWORDS), stemmer=_STEMMER, show_progress=False,
-                                   return_ids=False)
+        """Stemmed query tokens known to the corpus vocabulary (stopwords and form words dropped)."""
+        tokenized = bm25s.tokenize([question], stopwords=list(STOPWORDS | FORM_WORDS), stemmer=_STEMMER,
+                                   show_progress=False, return_ids=False)
         vocab = self._bm25.vocab_dict
         return [t for t in dict.fromkeys(tokenized[0]) if t in vocab]
 
@@ -134,7 +157,7 @@ def matched_terms(question: str, text: str) -> list[str]:
     stems_in_text = {_STEMMER.stemWord(w.lower()) for w in _WORD.findall(text)}
     seen: dict[str, None] = {}
     for word in _WORD.findall(question):
-        if len(word) > 2 and word.lower() not in STOPWORDS:
+        if len(word) > 2 and word.lower() not in STOPWORDS and word.lower() not in FORM_WORDS:
             if _STEMMER.stemWord(word.lower()) in stems_in_text:
                 seen.setdefault(word, None)
     return list(seen)

@@ -29,8 +29,8 @@ from typing import Literal
 
 from .chunking import split_sentences
 from .corpus import Paper
-from .evidence import FORM_WORDS, Acronyms, content_terms, defines, referring_words, words
-from .lexical import STOPWORDS
+from .evidence import Acronyms, content_terms, defines, referring_words, words
+from .lexical import FORM_WORDS, STOPWORDS
 from .types import Message
 
 Kind = Literal["fact", "list", "compare", "summary", "overview"]
