@@ -295,16 +295,18 @@ class Gatherer:
         return gathered
 
     def _complete(self, plan: QuestionPlan, gathered: Gathered) -> None:
-        """Quote what each part of the question needs: every clause's best sentence, the defining sentence of a
-        name asked about, and for a "why" question the paper's contribution (where a false premise is contradicted)."""
+        """Quote what each part of the question needs: every clause's best sentence, the sentence writing a name
+        asked about as its initials, the defining sentence of a name asked about, and for a "why" question the
+        paper's contribution (where a false premise is contradicted)."""
         top = gathered.evidence[0].paper_id
         own = [e for e in gathered.evidence if e.paper_id == top]
         by_id = {s.paper.id: s for s in gathered.sources}
         for clause in plan.clauses:
             best = self.scorer.sentences(content_terms(clause), self.embedder.embed_query(clause), [by_id[top]], clause)
             gathered.extra += best[:1]
-        for short in self._abbreviations(plan, [by_id[top].paper]):  # "Stable Diffusion" asked, "SDXL" written
-            gathered.extra += [e for e in own if short in e.sentence.text][:1]
+        asked = specific_terms(plan.question, plan.terms, self.scorer.acronyms, self.scorer.weights)
+        for short in dict.fromkeys(self._absent(plan, asked, [by_id[top].paper]).values()):
+            gathered.extra += [e for e in own if short and short in e.sentence.text][:1]  # "SDXL" for Stable Diffusion
         if plan.expects == "definition":
             gathered.extra += [e for e in own if defines(e.sentence.text, by_id[top].paper.label)][:1]
         if plan.expects == "reason":
@@ -312,12 +314,11 @@ class Gatherer:
             gathered.extra += [found] if found else []
             gathered.premise_check = True
 
-    def _abbreviations(self, plan: QuestionPlan, papers: Sequence[Paper]) -> list[str]:
-        """The initialisms ("SDXL") by which these papers write a name the question spells out and they do not."""
-        asked = specific_terms(plan.question, plan.terms, self.scorer.acronyms, self.scorer.weights)
+    def _absent(self, plan: QuestionPlan, terms: Sequence[str], papers: Sequence[Paper]) -> dict[str, str]:
+        """The terms no sentence of these papers holds, each with the initialism the papers write it as
+        instead ("Stable" of "Stable Diffusion" -> "SDXL"), or "" when they do not have it at all."""
         text = " ".join(p.text for p in papers)
-        found = (abbreviated(t, plan.question, text) for t in self.scorer.absent_terms(asked, papers))
-        return list(dict.fromkeys(short for short in found if short))
+        return {t: abbreviated(t, plan.question, text) for t in self.scorer.absent_terms(terms, papers)}
 
     def _not_stated(self, plan: QuestionPlan, relevant: list[str], gathered: Gathered) -> Missing | None:
         """What the evidence lacks, or None when the answer is there.
@@ -332,9 +333,8 @@ class Gatherer:
         asked = specific_terms(plan.question, plan.terms, self.scorer.acronyms, self.scorer.weights)
         asked += [t for t in compared_against(plan.question) if t.lower() not in {a.lower() for a in asked}]
         specific = [t for t in asked if t.lower() not in label_words]
-        papers = [self.papers[pid] for pid in relevant]
-        text = " ".join(p.text for p in papers)
-        absent = [t for t in self.scorer.absent_terms(specific, papers) if not abbreviated(t, plan.question, text)]
+        absent = [t for t, short in self._absent(plan, specific, [self.papers[pid] for pid in relevant]).items()
+                  if not short]
         if absent:
             return Missing("terms", labels, absent)
         if plan.expects not in ("figure", "enumeration", "winner"):
