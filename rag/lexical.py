@@ -37,7 +37,7 @@ STOPWORDS = frozenset(bm25s.stopwords.STOPWORDS_EN) | frozenset(
     "up very was we were what when where which while who whom whose why will with would you your".split()
 )
 # Words that say what form the answer should take or point at the corpus itself; they are
-# never content to be matched, retrieved on (BM25 queries drop them), or reported missing ("papers", "compare", ...).
+# never content to be matched, shown as matched, or reported missing ("papers", "compare", ...).
 FORM_WORDS = frozenset(
     "paper papers work works study studies article articles abstract abstracts publication publications "
     "collection corpus set list lists name names show find give tell describe explain summarize summarise "
@@ -133,9 +133,13 @@ class LexicalIndex:
         return out
 
     def query_terms(self, question: str) -> list[str]:
-        """Stemmed query tokens known to the corpus vocabulary (stopwords and form words dropped)."""
-        tokenized = bm25s.tokenize([question], stopwords=list(STOPWORDS | FORM_WORDS), stemmer=_STEMMER,
-                                   show_progress=False, return_ids=False)
+        """Stemmed query tokens known to the corpus vocabulary (stopwords dropped).
+
+        Form words stay: dropping them too re-normalised the scores so that dev q032 quoted a second,
+        unrelated paper and its rewordings no longer agreed with it (tests/test_rewordings.py).
+        """
+        tokenized = bm25s.tokenize([question], stopwords=list(STOPWORDS), stemmer=_STEMMER, show_progress=False,
+                                   return_ids=False)
         vocab = self._bm25.vocab_dict
         return [t for t in dict.fromkeys(tokenized[0]) if t in vocab]
 
