@@ -220,11 +220,11 @@ class Acronyms:
         """
         extra: list[str] = []
         for word in tokens:
-            if sum(c.isupper() or c.isdigit() for c in word) < 2:
-                continue
             low = word.lower()
             key = low.rstrip("s") if low.rstrip("s") in self.long_of else low
-            if key in self.long_of:
+            # the dictionary first: it rules out almost every word, and counting capitals on every word of
+            # every banked sentence was 60% of banking a cold list at 50k papers (profiled)
+            if key in self.long_of and sum(c.isupper() or c.isdigit() for c in word) >= 2:
                 extra.append(self.long_of[key])
         extra += [self._short_of[long] for long in self._long_forms_in(text.lower())]
         return list(dict.fromkeys(extra))

@@ -75,9 +75,11 @@ class WordVectors:
         self._stems: dict[str, list[tuple[str, int]]] = {}  # stem -> (form, row) of this model's forms
 
     def load(self) -> None:
-        """Read the log now (a first lookup at 50k papers spent ~1 s parsing and stemming 101k forms)."""
+        """Read the log and map the rows now: a first lookup at 50k papers spent ~1 s parsing and stemming
+        101k forms, and ~20 ms more mapping the rows (summing 101k log spans for their count)."""
         with self._lock:
             self._by_stem()
+            self._file.rows()
 
     def related(self, vector: np.ndarray, minimum: float, stems: Iterable[str]) -> dict[str, float]:
         """Of the stored forms with a stem in ``stems`` (those of the sentences being scored), the ones whose
