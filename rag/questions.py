@@ -158,6 +158,8 @@ class QuestionPlan:
     query: str
     terms: list[str] = field(default_factory=list)
     targets: list[str] = field(default_factory=list)
+    # a target named by a label that many abstracts use as a word ("DNA"): those papers, any of which may be meant
+    ambiguous: dict[str, list[str]] = field(default_factory=dict)
     described: list[str] = field(default_factory=list)
     set_valued: bool = False
     negated: bool = False
@@ -211,6 +213,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     noun = noun or counted_noun(question)
     plan = QuestionPlan(
         question=question, kind="fact", query=question, terms=terms, targets=named, described=described,
+        ambiguous={pid: holders for pid in named
+                   if len(holders := names.containing(names.by_id[pid].label)) > MAX_NAME_PAPERS},
         set_valued=bool(_SET_VALUED.search(question)) and not named,
         negated=bool(_NEGATED.search(_set_sentence(question))),
         alternatives=alternatives((clauses(question) or [question])[0], labels),
