@@ -228,19 +228,22 @@ class TermWeights:
         return float(np.log1p((self._docs - df + 0.5) / (df + 0.5)))
 
     def coverage(self, wanted: set[str], have: set[str],
-                 related: Mapping[str, Mapping[str, float]] | None = None) -> float:
+                 related: Mapping[str, Mapping[str, float]] | None = None,
+                 held_at: Mapping[str, float] | None = None) -> float:
         """Share of the wanted terms' weight that ``have`` contains.
 
         With ``related`` (wanted stem -> stems of words close to it, with their similarity),
         a wanted term ``have`` lacks counts at the similarity of its closest related term it holds.
+        With ``held_at``, a wanted term held only through a word form far from the wanted word
+        (same stem, other meaning) counts at that form's similarity, or a related term's if closer.
         """
         total = sum(self(t) for t in wanted)
         if not total:
             return 0.0
-        found = sum(self(t) for t in wanted & have)
-        if related:
-            for t in wanted - have:
-                near = related.get(t, {})
-                held = near.keys() & have  # in C: a list scores every sentence of ~100 papers
-                found += self(t) * max((near[r] for r in held), default=0.0)
+        held_at = held_at or {}
+        found = sum(self(t) for t in wanted & have if t not in held_at)
+        for t in wanted - (have - held_at.keys()):
+            near = (related or {}).get(t, {})
+            held = near.keys() & have  # in C: a list scores every sentence of ~100 papers
+            found += self(t) * max([held_at.get(t, 0.0), *(near[r] for r in held)])
         return found / total

@@ -70,13 +70,44 @@ def test_a_one_word_criterion_credits_related_words_and_a_longer_one_does_not(se
     (each word alone drifts: 'lower' ~ 'higher')."""
     scorer, embed = seed_assistant.gatherer.scorer, seed_assistant.embedder.embed_query
     stems = [entry.stems for entry in scorer.bank.get(seed_assistant.papers).values()]
-    animals = scorer.related("animals", embed("animals"), stems)
+
+    def related(criterion: str) -> dict[str, dict[str, float]]:
+        return scorer.word_matches(criterion, embed(criterion), stems).related
+
+    animals = related("animals")
     assert stem("wildlife") in animals[stem("animals")]
-    assert scorer.related("lower bounds", embed("lower bounds"), stems) == {}
-    assert scorer.related("training-free", embed("training-free"), stems) == {}
+    assert related("lower bounds") == {}
+    assert related("training-free") == {}
     # a generic word beside one distinctive word: the distinctive word's own neighbours, not the phrase's
-    assert scorer.related("data animals", embed("data animals"), stems) == animals
-    assert scorer.related("data tokens animals", embed("data tokens animals"), stems) == {}
+    assert related("data animals") == animals
+    assert related("data tokens animals") == {}
+
+
+def test_forms_that_share_a_stem_but_not_a_meaning_are_distant(seed_assistant: Any) -> None:
+    """The stemmer makes 'identifi' of both 'identifiability' and 'identifies'; the word vectors tell them
+    apart, and a sentence that only 'identifies' something covers the criterion at that form's similarity."""
+    scorer, embed = seed_assistant.gatherer.scorer, seed_assistant.embedder.embed_query
+    stems = [entry.stems for entry in scorer.bank.get(seed_assistant.papers).values()]
+    distant = scorer.word_matches("identifiability", embed("identifiability"), stems).distant
+    forms = distant[stem("identifiability")]
+    assert {"identify", "identifies"} <= set(forms) and "identifiability" not in forms
+    assert max(forms.values()) < RELATED_WORD_MIN
+    vector = embed("identifies")
+    np.testing.assert_allclose(forms["identifies"], float(embed("identifiability") @ vector), atol=2e-3)
+    assert scorer.word_matches("policies", embed("policies"), stems).distant == {}  # "policy" is close
+    wanted = scorer.wanted("identifiability")
+    weights = scorer.weights
+    held = {stem("identifiability"): forms["identifies"]}
+    assert weights.coverage(wanted, wanted, None, held) == pytest.approx(forms["identifies"])
+    assert weights.coverage(wanted, wanted) == 1.0
+
+
+def test_which_papers_are_about_identifiability_lists_the_papers_that_study_it(seed_assistant: Any) -> None:
+    """IndRM (p06) proves identifiability and SIF (p01) shows non-identifiability; the papers that merely
+    'identify' a failure, a caller or a bottleneck role are not about it."""
+    result = seed_assistant.answer("What papers in this set are about identifiability?", use_llm=False)
+    cited = {s.paper.id for s in result.cited_sources}
+    assert cited == {"p01", "p06"}
 
 
 @pytest.mark.parametrize("question", ["Which papers involve animals?", "Which papers use data from animals?"])
