@@ -156,16 +156,15 @@ def distinctive_word(criterion: str) -> str:
     return distinctive[0] if len(distinctive) == 1 and "-" not in distinctive[0] else ""
 
 
-def _held_at(distant: Mapping[str, Mapping[str, float]], text: str, stems: set[str]) -> dict[str, float]:
+def _held_at(distant: Mapping[str, StemForms], text: str, stems: set[str]) -> dict[str, float]:
     """The criterion stems a sentence holds only through word forms distant from the criterion's word,
     each at its closest such form's similarity: "identifies" is a weak match for "identifiability"."""
     out: dict[str, float] = {}
     for wanted_stem, forms in distant.items():
-        if wanted_stem not in stems:
-            continue
-        held = {part.lower() for w in words(text) for part in w.split("-") if stem(part.lower()) == wanted_stem}
-        if held and held <= forms.keys():
-            out[wanted_stem] = max(forms[f] for f in held)
+        if wanted_stem in stems:  # a pattern, not tokenising: at 50k nearly every sentence of a list holds the stem
+            held = [forms.similarity[m.group(0)] for m in forms.pattern.finditer(text.lower())]
+            if held and max(held) < RELATED_WORD_MIN:  # none found: the stem came from an acronym's expansion
+                out[wanted_stem] = max(held)
     return out
 
 
@@ -288,7 +287,21 @@ class WordMatches:
     """Word forms of the sentences scored for a criterion, weighed against its distinctive word."""
 
     related: dict[str, dict[str, float]]  # wanted stem -> stems of other words close to it, with similarity
-    distant: dict[str, dict[str, float]]  # wanted stem -> forms sharing it but far in meaning, with similarity
+    distant: dict[str, StemForms]  # wanted stem -> its forms, when some are far in meaning from the criterion's word
+
+
+@dataclass(frozen=True)
+class StemForms:
+    """The stored word forms of one stem with their similarity to the criterion's word, and a pattern finding
+    them in a sentence (hyphenated parts too: "non-identifiable")."""
+
+    similarity: dict[str, float]
+    pattern: re.Pattern[str]
+
+    @classmethod
+    def of(cls, similarity: dict[str, float]) -> StemForms:
+        alternation = "|".join(re.escape(f) for f in sorted(similarity, key=len, reverse=True))
+        return cls(similarity, re.compile(rf"(?<!\w)(?:{alternation})(?!\w)"))
 
 
 @dataclass(frozen=True)
@@ -427,10 +440,9 @@ class EvidenceScorer:
         for form, similarity in self.bank.related_words(vector, RELATED_WORD_MIN, present - wanted).items():
             if stem(form) not in wanted:
                 near[stem(form)] = max(similarity, near.get(stem(form), 0.0))
-        distant: dict[str, dict[str, float]] = {}
-        for form, similarity in self.bank.related_words(vector, -1.0, wanted & present).items():
-            if similarity < RELATED_WORD_MIN and form != word.lower():
-                distant.setdefault(stem(form), {})[form] = similarity
+        forms = {**self.bank.related_words(vector, -1.0, wanted & present), word.lower(): 1.0}
+        distant = {wanted_stem: StemForms.of({f: x for f, x in forms.items() if stem(f) == wanted_stem})
+                   for wanted_stem in {stem(f) for f, x in forms.items() if x < RELATED_WORD_MIN}}
         return WordMatches(dict.fromkeys(wanted, near), distant)
 
     def absent_terms(self, terms: Sequence[str], papers: Sequence[Paper]) -> list[str]:

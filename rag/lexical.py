@@ -241,9 +241,13 @@ class TermWeights:
         if not total:
             return 0.0
         held_at = held_at or {}
-        found = sum(self(t) for t in wanted & have if t not in held_at)
-        for t in wanted - (have - held_at.keys()):
-            near = (related or {}).get(t, {})
-            held = near.keys() & have  # in C: a list scores every sentence of ~100 papers
-            found += self(t) * max([held_at.get(t, 0.0), *(near[r] for r in held)])
+        missing = wanted - have
+        if held_at:
+            missing |= wanted & held_at.keys()
+        found = sum(self(t) for t in wanted if t not in missing)
+        if related or held_at:  # in C: a list scores every sentence of ~100 papers
+            for t in missing:
+                near = related.get(t, {}) if related else {}
+                closest = max((near[r] for r in near.keys() & have), default=0.0)
+                found += self(t) * max(closest, held_at.get(t, 0.0))
         return found / total
