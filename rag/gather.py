@@ -205,7 +205,7 @@ class Gatherer:
     def _texts_to_embed(self, plan: QuestionPlan) -> list[str]:
         """The texts this plan's retrievals and evidence scoring will embed, so they are encoded in one batch:
         a list's criterion and alternatives, or a fact's question parts; and what every shape needs."""
-        texts = [plan.query, plan.question, *plan.described]
+        texts = [plan.query, plan.question, *plan.described, *([plan.compared_phrase] if plan.compared_phrase else [])]
         if plan.kind == "list":
             criteria = [plan.criterion, *plan.alternatives, *(c for side in plan.conjuncts for c in side)]
             texts += [self.scorer.acronyms.expand(t) for t in criteria]
@@ -215,7 +215,8 @@ class Gatherer:
         return texts
 
     def _pointed(self, plan: QuestionPlan, history: Sequence[Message], scope: Scope) -> list[str]:
-        """The papers the question is about: named, described, carried over, or selected by the filter.
+        """The papers the question is about: named, described, carried over, described together by their number
+        ("Two papers find that ...": the papers that sentence retrieves best), or selected by the filter.
 
         A label that many abstracts use as a word points at whichever of those papers the question retrieves best:
         among 50k papers one is titled "DNA: Improving Few-Shot Transfer ...", and questions about tumour DNA were
@@ -233,6 +234,9 @@ class Gatherer:
             if plan.query == plan.question:  # the model's rewrite, when there is one, stands
                 plan.query = f"{previous_question(history)} {plan.question}"
             pointed = self._narrow(plan)
+        if not pointed and plan.compared_count and not scope.ids:  # "Two papers find that ...": the best matches
+            ranked = self.retriever.rank(plan.compared_phrase, mode=self.mode, filters=scope.filters)
+            pointed = [s.paper_id for s in ranked if s.paper_id not in scope.avoided][:plan.compared_count]
         if scope.ids:
             pointed = [p for p in pointed if p in scope.ids] or (
                 list(scope.ids) if len(scope.ids) <= MAX_COMPARED and not plan.set_valued else [])

@@ -176,6 +176,8 @@ class QuestionPlan:
     refers: bool = False  # uses a pronoun or "the paper": a cue that it leans on the conversation
     clauses: list[str] = field(default_factory=list)
     set_phrase: str = ""  # "the vision papers" -> "vision": the set a question asks something of
+    compared_count: int = 0  # "Two papers find that ...": how many papers the description is about
+    compared_phrase: str = ""  # and the description: the sentence that counts them
 
     @property
     def criterion(self) -> str:
@@ -224,6 +226,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         refers=bool(_REFERENCE.search(_COLLECTION.sub(" ", question))),
         mentions=len(set(linked.values())),
     )
+    if not named:
+        plan.compared_count, plan.compared_phrase = described_count(question)
     if plan.carried and _ANOTHER.search(question):  # "Does another paper here study ...?"
         plan.carried, plan.avoided = [], plan.carried
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
@@ -276,7 +280,7 @@ def set_phrase(question: str) -> str:
 def suggested_kind(plan: QuestionPlan) -> Kind:
     """The answer shape the wording suggests; the assistant may change it from evidence."""
     pointed = len(plan.targets) + len(plan.described)
-    if plan.mentions + len(plan.described) >= 2:
+    if plan.mentions + len(plan.described) >= 2 or plan.compared_count:
         return "compare"
     if pointed == 1 and not subject_terms(plan) and plan.expects == "any":
         return "summary"
@@ -285,6 +289,25 @@ def suggested_kind(plan: QuestionPlan) -> Kind:
     if not pointed and not plan.terms and not (plan.carried and plan.refers) and words(plan.question):
         return "overview"  # (a question in a script we can't read has no words at all: not an overview)
     return "fact"
+
+
+def described_count(question: str) -> tuple[int, str]:
+    """How many papers a question describes together, when it states it, and the sentence describing them:
+    "Two papers find that X. How do they differ?" -> (2, "Two papers find that X."). Not when it asks for them
+    ("Which two papers ...?": a list), nor for more papers than a comparison table holds."""
+    for sentence in split_sentences(question):
+        match = _DESCRIBED_COUNT.search(sentence.text)
+        if match and not _ASKING_FOR.search(sentence.text[:match.start()]):
+            word = match.group(1).lower()
+            count = 2 if word == "both" else _NUMBER_WORDS.index(word) + 2 if word in _NUMBER_WORDS else int(word)
+            return count, sentence.text
+    return 0, ""
+
+
+_DESCRIBED_COUNT = re.compile(r"(?<!these\s)(?<!those\s)\b(two|three|four|both|[234])\s+"  # not "these two": a pointer
+                              r"(?:of\s+(?:the|these)\s+)?(?:[\w-]+\s+){0,2}?(?:papers|abstracts|works|studies|articles)\b",
+                              re.IGNORECASE)
+_ASKING_FOR = re.compile(r"\b(?:which|what|name|list|find|show|give|are\s+there|any)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
 
 
 def subject_terms(plan: QuestionPlan) -> list[str]:

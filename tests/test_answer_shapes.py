@@ -172,6 +172,13 @@ def test_two_seed_papers_selected_by_the_filter_are_compared(seed_assistant) -> 
     assert_comparison_table(seed_assistant, answer, ["p05", "p07"])
 
 
+def test_papers_described_together_by_their_number_are_compared(seed_assistant) -> None:
+    """No name, no description of each: "two abstracts" and what they share pick the papers."""
+    answer = seed_assistant.answer("Two abstracts here cut cost by handling only some tokens differently. "
+                                   "How do they differ?")
+    assert_comparison_table(seed_assistant, answer, ["p12", "p18"])
+
+
 def test_a_seed_comparison_cites_both_named_papers(seed_assistant) -> None:
     answer = seed_assistant.answer("Compare how CoCHI and Who&When Pro make LLM systems more reliable")
     assert_comparison_table(seed_assistant, answer, ["p04", "p05"])

@@ -577,3 +577,23 @@ def test_a_name_an_abstract_only_uses_points_at_it_only_when_nothing_else_names_
 ])
 def test_what_a_question_compares_a_paper_with(question, against) -> None:
     assert compared_against(question) == against
+
+
+@pytest.mark.parametrize(("question", "count", "phrase"), [
+    ("Two papers here cut cost by handling only some tokens differently. How do they differ?", 2,
+     "Two papers here cut cost by handling only some tokens differently."),
+    ("Three abstracts look inside a model layer by layer. What does each find?", 3,
+     "Three abstracts look inside a model layer by layer."),
+    ("Both papers on bird song report accuracy; which is higher?", 2,
+     "Both papers on bird song report accuracy; which is higher?"),
+    ("Which two papers study diffusion?", 0, ""),
+    ("Name three papers about agents.", 0, ""),
+    ("How do these two papers differ?", 0, ""),
+])
+def test_a_stated_number_of_described_papers_makes_a_comparison(seeds: list[Paper], question: str,
+                                                                count: int, phrase: str) -> None:
+    """The papers are described together, not named: how many is all the question says of them, and the
+    sentence saying it is what finds them."""
+    plan = plan_question(question, seeds)
+    assert (plan.compared_count, plan.compared_phrase) == (count, phrase)
+    assert (plan.kind == "compare") if count else (plan.kind != "compare")
