@@ -72,7 +72,9 @@ _WORD_WHOLE = r"[\w&+'-]+(?:\.[\w&+'-]+)*(?![\w&+'-])"
 _DESCRIPTION_WORD = rf"{_WORD_WHOLE}(?![,;:?.]|\s+(?:and|with|vs\.?|versus|or)\s+(?:the|a)\b)"
 _ON = r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b)[\w&+.'-]+\s*){1,6}))?"
 _DESCRIBED = re.compile(
-    rf"(?i:\bthe\s+((?:{_DESCRIPTION_WORD}\s+){{0,6}}?{_WORD_WHOLE})\s+(?:paper|abstract|article|study|work|benchmark|one)\b)"
+    # ("the dataset built to work out ...": "work" after "to" is a verb, not the head noun)
+    rf"(?i:\bthe\s+((?:{_DESCRIPTION_WORD}\s+){{0,6}}?{_WORD_WHOLE})\s+(?<!\bto\s)"
+    r"(?:paper|abstract|article|study|work|benchmark|one)\b)"
     rf"{_ON}"
     rf"|(?i:\bthe\s+(?:paper|work|study|one)\s+(?:on|about|of|that\s+\w+|which\s+\w+)\s+"
     # "the paper questioning random crops", "the method wiring every layer": a participle describes too

@@ -597,3 +597,14 @@ def test_a_stated_number_of_described_papers_makes_a_comparison(seeds: list[Pape
     plan = plan_question(question, seeds)
     assert (plan.compared_count, plan.compared_phrase) == (count, phrase)
     assert (plan.kind == "compare") if count else (plan.kind != "compare")
+
+
+@pytest.mark.parametrize("question", [
+    "For the dataset built to work out which bird sang each call, how many microphones are there?",
+    "What does the benchmark designed to study agent failures contain?",
+])
+def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper], question: str) -> None:
+    """"the dataset built to work out ...": "work" is a verb there; "dataset built to" alone retrieved the
+    DPO dataset-curation paper instead of the bird-call benchmark."""
+    plan = plan_question(question, seeds)
+    assert not [phrase for phrase in plan.described if phrase.split()[-1] == "to"], plan.described
