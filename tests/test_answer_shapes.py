@@ -360,12 +360,14 @@ def test_not_stated_never_claims_absence_of_what_it_quotes_seeds(seed_assistant,
     ("seed_assistant", "Who are the authors of the RISE paper?", "p07"),
     # asked about by the question word, even as the subject of a verb
     ("seed_assistant", "Which lab or institution built the V33DA benchmark?", "p10"),
+    # a release's terms: RISE says its code is available, not under which licence
+    ("seed_assistant", "Which licence does the RISE code come under?", "p07"),
 ])
 def test_bibliographic_questions_are_not_stated(request, assistant_name, question, paper_id) -> None:
     assistant = request.getfixturevalue(assistant_name)
     answer = assistant.answer(question)
     assert answer.refused, answer.text
-    assert re.search(r"authors|institution|lab", first_sentence(answer.text).lower()), answer.text
+    assert re.search(r"authors|institution|lab|licence", first_sentence(answer.text).lower()), answer.text
     assert set(cited_ids(answer)) <= {paper_id}
     assert_citations_valid(answer)
 
