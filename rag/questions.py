@@ -301,8 +301,7 @@ def described_count(question: str) -> tuple[int, str]:
         match = _DESCRIBED_COUNT.search(sentence.text)
         if match and not _ASKING_FOR.search(sentence.text[:match.start()]):
             word = match.group(1).lower()
-            count = 2 if word == "both" else _NUMBER_WORDS.index(word) + 2 if word in _NUMBER_WORDS else int(word)
-            return count, sentence.text
+            return 2 if word == "both" else _number(word), sentence.text
     return 0, ""
 
 
@@ -554,9 +553,13 @@ def listed_count(question: str) -> tuple[int | None, str]:
     match = _COUNT_LIST.search(question)
     if not match:
         return None, ""
-    word = match.group(1).lower()
-    number = _NUMBER_WORDS.index(word) + 2 if word in _NUMBER_WORDS else int(word)
+    number = _number(match.group(1).lower())
     return number, _noun_phrase(match.group(2).split(), plural=number >= 2)
+
+
+def _number(word: str) -> int:
+    """"three" -> 3, "3" -> 3 (the count words a question uses: two to ten, or digits)."""
+    return _NUMBER_WORDS.index(word) + 2 if word in _NUMBER_WORDS else int(word)
 
 
 # --- the conversation ---------------------------------------------------------------
