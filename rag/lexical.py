@@ -59,7 +59,9 @@ FORM_WORDS = frozenset(
     "new novel investigate investigates examine examines explore explores mainly primarily mostly "
     "specifically".split()
 )
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&+\-.]*[A-Za-z0-9+]|[A-Za-z0-9]")
+# A number written with thousands separators is one word ("12,326", not "12" and "326").
+_GROUPED_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,]*\d)|"
+_WORD = re.compile(_GROUPED_NUMBER + r"[A-Za-z0-9][A-Za-z0-9&+\-.]*[A-Za-z0-9+]|[A-Za-z0-9]")
 
 
 def corpus_signature(papers: Sequence[Paper]) -> str:
@@ -167,7 +169,7 @@ def matched_terms(question: str, text: str) -> list[str]:
     return list(seen)
 
 
-_WORD_FORM = re.compile(r"[A-Za-z0-9][A-Za-z0-9&+\-.']*[A-Za-z0-9+]|[A-Za-z0-9]")
+_WORD_FORM = re.compile(_GROUPED_NUMBER + r"[A-Za-z0-9][A-Za-z0-9&+\-.']*[A-Za-z0-9+]|[A-Za-z0-9]")
 _CONTRACTION = re.compile(r"'(?:s|re|ve|ll|d|m|t)$|n't$", re.IGNORECASE)
 
 

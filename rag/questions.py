@@ -45,7 +45,8 @@ _SET_VALUED = re.compile(
     r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
     r"|\b(?:anything|everything)\s+(?:on|about|regarding|related\s+to|that|in\s+here)\b"
     r"|\bany\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b"
-    rf"|\bamong\s+(?:the|these|those|all)\s+{_SET_NOUN}\b",
+    rf"|\bamong\s+(?:the|these|those|all)\s+{_SET_NOUN}\b"
+    r"|\bwhich\s+(?:of|among)\s+(?:them|these|those)\b(?!\s+(?:is|was|has|does)\b)",  # ("Which of them is": one)
     re.IGNORECASE,
 )
 # Negation as English forms it: "do/are not", "not" before a relation or participle, "no" after a verb
@@ -107,12 +108,14 @@ _COUNT_LIST = re.compile(
     re.IGNORECASE,
 )
 _HOW_MANY = re.compile(r"\b(?:how\s+many|what\s+number\s+of|number\s+of)\s+((?:[\w&+.-]+\s*){1,4})", re.IGNORECASE)
-_REFERENCE = re.compile(
-    r"\b(?:they|them|their|it|its|this|that|these|those|either|neither|the\s+(?:paper|method|model|authors|work"
-    r"|one|ones|former|latter|first|second|third|last|other|same))\b"
-    r"|^\s*(?:and|also|what\s+about|how\s+about|what\s+else)\b",
-    re.IGNORECASE,
-)
+# The pronouns and "the paper"-like phrases by which a question points back at the conversation.
+_POINTERS = (r"they|them|their|it|its|these|those|either|neither|the\s+(?:paper|method|model|authors|work"
+             r"|one|ones|former|latter|first|second|third|last|other|same)")
+_REFERENCE = re.compile(rf"\b(?:{_POINTERS}|this|that)\b|^\s*(?:and|also|what\s+about|how\s+about|what\s+else)\b",
+                        re.IGNORECASE)
+# A "which papers" question points back at the last answer's papers only by these: "that" and "this" mostly start a
+# clause there ("papers that use RL") or name the collection.
+_POINTING_BACK = re.compile(rf"\b(?:{_POINTERS})\b", re.IGNORECASE)
 # "this collection", "these papers": the corpus itself, not something said earlier
 _COLLECTION = re.compile(r"\b(?:this|these|the)\s+(?:collection|corpus|set|papers|abstracts|conference)\b",
                          re.IGNORECASE)
@@ -176,6 +179,7 @@ class QuestionPlan:
     followup: bool = False
     mentions: int = 0  # distinct names in the question (one name may fit several papers)
     refers: bool = False  # uses a pronoun or "the paper": a cue that it leans on the conversation
+    points_back: bool = False  # refers by a pronoun or "the paper", not by "that"/"this" ("Which of them ...?")
     clauses: list[str] = field(default_factory=list)
     set_phrase: str = ""  # "the vision papers" -> "vision": the set a question asks something of
     compared_count: int = 0  # "Two papers find that ...": how many papers the description is about
@@ -226,6 +230,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
         clauses=asked_clauses(question, pointers(question)),
         refers=bool(_REFERENCE.search(_COLLECTION.sub(" ", question))),
+        points_back=bool(_POINTING_BACK.search(_COLLECTION.sub(" ", question))),
         mentions=len(set(linked.values())),
     )
     if not named:

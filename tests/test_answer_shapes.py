@@ -502,6 +502,65 @@ def test_a_short_new_question_after_a_seed_turn_is_not_a_follow_up(seed_assistan
     assert "p04" not in cited_ids(answer)
 
 
+def _turn(assistant: Assistant, question: str) -> list[Message]:
+    """The history a chat keeps after one turn: the question and the assistant's own answer."""
+    return [Message("user", question), Message("assistant", assistant.answer(question).text)]
+
+
+@pytest.fixture(scope="module")
+def llm_list_history(seed_assistant) -> list[Message]:
+    history = _turn(seed_assistant, "Which papers are about large language models?")
+    assert {"p08", "p11", "p05"} <= set(re.findall(r"p\d\d", history[1].content)), history[1].content
+    return history
+
+
+@pytest.mark.parametrize(("first", "question", "expected"), [
+    # After an overview every paper is the conversation's: a "which papers" question still asks the collection.
+    ("What are the main themes of this collection?", "Which papers work with animals?", {"p01", "p09"}),
+    ("Which papers are about large language models?", "Which papers study diffusion models?", {"p12", "p15"}),
+    ("What is RISE about?", "Which papers involve reinforcement learning?", {"p02", "p07"}),
+])
+def test_a_which_papers_question_after_another_turn_lists_from_the_whole_collection(seed_assistant, first, question,
+                                                                                    expected) -> None:
+    """Chatting broke lists: after any turn, a short "which papers" question retrieves below the confidence bar on
+    its own and was bound to the previous answer's papers ("Which papers study diffusion models?" after an LLM
+    list quoted the audio-visual LLM paper). A list question leans on the conversation only if it points back."""
+    answer = seed_assistant.answer(question, history=_turn(seed_assistant, first))
+    alone = seed_assistant.answer(question)
+    assert not answer.plan.followup and answer.to_dict()["question_kind"] == "list", answer.text
+    assert set(cited_ids(answer)) == set(cited_ids(alone)) and expected <= set(cited_ids(answer)), answer.text
+    assert_citations_valid(answer)
+
+
+def test_which_of_them_lists_among_the_papers_of_the_last_answer(seed_assistant, llm_list_history) -> None:
+    answer = seed_assistant.answer("Which of them deal with video?", history=llm_list_history)
+    assert answer.plan.followup and answer.to_dict()["question_kind"] == "list", answer.text
+    assert set(cited_ids(answer)) == {"p08", "p11"}, answer.text  # the video LLM papers among the LLM ones
+    assert_citations_valid(answer)
+
+
+def test_which_of_them_after_one_paper_asks_about_that_paper(seed_assistant) -> None:
+    """Of one paper, "them" are its models or datasets: the question is about that paper, not a list."""
+    first = "Which tabular foundation models does the ancestry paper evaluate?"
+    answer = seed_assistant.answer("Which of them did they tune to fix the problem, and on what?",
+                                   history=_turn(seed_assistant, first))
+    assert answer.plan.followup and cited_ids(answer) == ["p19"] and not answer.refused, answer.text
+
+
+def test_a_fact_question_that_does_not_point_back_asks_the_collection(seed_assistant) -> None:
+    """It retrieves its paper with a dense similarity under CONFIDENT_DENSE; that alone bound it to the
+    previous turn's RISE, whose abstract then "did not mention" the number."""
+    answer = seed_assistant.answer("Which benchmark has 12,326 failed trajectories?",
+                                   history=_turn(seed_assistant, "What is RISE about?"))
+    assert not answer.plan.followup and cited_ids(answer)[:1] == ["p05"] and not answer.refused, answer.text
+
+
+def test_a_number_with_thousands_separators_is_one_term(seed_assistant) -> None:
+    answer = seed_assistant.answer("Does Who&When Pro contain 12,345 failed trajectories?")
+    assert answer.refused and '"12,345"' in answer.text and '"12"' not in answer.text, answer.text
+    assert "12,326" in answer.text  # the closest sentence, with the number the abstract does give
+
+
 @pytest.mark.parametrize("question", ["Which papers study diffusion models?",
                                       "How many failed trajectories does Who&When Pro contain?",
                                       "How do DaTMe and DGP differ in what they change?"])
