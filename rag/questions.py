@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -116,6 +116,8 @@ _REFERENCE = re.compile(rf"\b(?:{_POINTERS}|this|that)\b|^\s*(?:and|also|what\s+
 # A "which papers" question points back at the last answer's papers only by these: "that" and "this" mostly start a
 # clause there ("papers that use RL") or name the collection.
 _POINTING_BACK = re.compile(rf"\b(?:{_POINTERS})\b", re.IGNORECASE)
+_SINGULAR_POINTER = re.compile(r"\b(?:it|its|the\s+(?:paper|method|model|work|one|former|latter|first|second|third"
+                               r"|last))\b", re.IGNORECASE)
 # "this collection", "these papers": the corpus itself, not something said earlier
 _COLLECTION = re.compile(r"\b(?:this|these|the)\s+(?:collection|corpus|set|papers|abstracts|conference)\b",
                          re.IGNORECASE)
@@ -226,7 +228,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         set_valued=bool(_SET_VALUED.search(question)) and not named,
         negated=bool(_NEGATED.search(_set_sentence(question))),
         alternatives=alternatives((clauses(question) or [question])[0], labels),
-        carried=conversation_papers(history, names) if history and not named else [],
+        carried=conversation_papers(history, names) if history and (not named or _points_back_first(question, linked))
+        else [],
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
         clauses=asked_clauses(question, pointers(question)),
         refers=bool(_REFERENCE.search(_COLLECTION.sub(" ", question))),
@@ -237,6 +240,14 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.compared_count, plan.compared_phrase = described_count(question)
     if plan.carried and _ANOTHER.search(question):  # "Does another paper here study ...?"
         plan.carried, plan.avoided = [], plan.carried
+    if plan.carried:  # "the second one" points at a paper of the conversation: "second" is not asked about
+        ordinals = {m.group(1).lower() for m in _ORDINAL_REF.finditer(question)}
+        plan.terms = [t for t in plan.terms if t.lower() not in ordinals]
+    if plan.carried and named:  # "How does it compare to RISE?": the conversation's paper beside the named one
+        earlier = [pid for pid in narrow_carried(question, plan.carried) if pid not in named]
+        earlier = earlier[:1] if _SINGULAR_POINTER.search(question) else earlier  # (a comparison takes the first few)
+        plan.targets, plan.mentions = earlier + plan.targets, plan.mentions + len(earlier)
+        plan.followup = bool(earlier)
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
     if plan.set_valued and plan.negated and not plan.set_phrase:
         plan.set_phrase = _negated_set(question)
@@ -246,6 +257,14 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.conjuncts = conjuncts(question, labels)
     plan.kind = suggested_kind(plan)
     return plan
+
+
+def _points_back_first(question: str, linked: Mapping[str, int]) -> bool:
+    """Does the question point at the conversation before it names a paper ("How does it compare to RISE?")?
+    A pronoun after the name mostly refers to that name ("What does RISE say about its baselines?")."""
+    unnamed = _COLLECTION.sub(lambda m: " " * len(m.group(0)), question)
+    pointer = _POINTING_BACK.search(unnamed)
+    return bool(pointer and linked and pointer.start() < min(linked.values()))
 
 
 _ANOTHER = re.compile(r"(?<!\bthe\s)\b(?:another|other|a\s+different)\s+(?:paper|work|study|article|abstract|one)s?\b"

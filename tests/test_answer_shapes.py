@@ -555,6 +555,22 @@ def test_a_fact_question_that_does_not_point_back_asks_the_collection(seed_assis
     assert not answer.plan.followup and cited_ids(answer)[:1] == ["p05"] and not answer.refused, answer.text
 
 
+def test_a_pointer_before_a_name_compares_the_conversation_paper_with_it(seed_assistant) -> None:
+    history = _turn(seed_assistant, "Tell me more about the calibration paper")
+    answer = seed_assistant.answer("How does it compare to RISE?", history=history)
+    assert answer.to_dict()["question_kind"] == "compare" and set(cited_ids(answer)) == {"p04", "p07"}, answer.text
+    after = seed_assistant.answer("What does RISE say about its baselines?", history=history)  # "its": RISE's own
+    assert cited_ids(after) == ["p07"], after.text
+
+
+def test_summarize_the_second_one_summarizes_the_second_listed_paper(seed_assistant) -> None:
+    """ "second" points at a listed paper; as a content word it made the summary a fact answer about "second"."""
+    history = [Message("user", "Which papers are about diffusion models?"),
+               Message("assistant", "1. **DaTMe** (p12): ... 2. **Text-to-image diffusion models** (p15): ...")]
+    answer = seed_assistant.answer("Summarize the second one", history=history)
+    assert answer.to_dict()["question_kind"] == "summary" and cited_ids(answer) == ["p15"], answer.text
+
+
 def test_a_number_with_thousands_separators_is_one_term(seed_assistant) -> None:
     answer = seed_assistant.answer("Does Who&When Pro contain 12,345 failed trajectories?")
     assert answer.refused and '"12,345"' in answer.text and '"12"' not in answer.text, answer.text
