@@ -109,7 +109,7 @@ _COUNT_LIST = re.compile(
 )
 _HOW_MANY = re.compile(r"\b(?:how\s+many|what\s+number\s+of|number\s+of)\s+((?:[\w&+.-]+\s*){1,4})", re.IGNORECASE)
 # The pronouns and "the paper"-like phrases by which a question points back at the conversation.
-_POINTERS = (r"they|them|their|it|its|these|those|either|neither|the\s+(?:paper|method|model|authors|work"
+_POINTERS = (r"they|them|their|it|its|these|those|either|neither|which\s+one|the\s+(?:paper|method|model|authors|work"
              r"|one|ones|former|latter|first|second|third|last|other|same)")
 _REFERENCE = re.compile(rf"\b(?:{_POINTERS}|this|that)\b|^\s*(?:and|also|what\s+about|how\s+about|what\s+else)\b",
                         re.IGNORECASE)

@@ -563,6 +563,13 @@ def test_a_pointer_before_a_name_compares_the_conversation_paper_with_it(seed_as
     assert cited_ids(after) == ["p07"], after.text
 
 
+def test_which_one_after_a_comparison_asks_among_the_compared_papers(seed_assistant) -> None:
+    """It was answered from the whole collection: CoCHI's "consistent improvements" won."""
+    history = _turn(seed_assistant, "Compare Selective Social Learning and RISE")
+    answer = seed_assistant.answer("Which one reports the biggest improvement?", history=history)
+    assert answer.plan.followup and cited_ids(answer) == ["p07"] and "11.1%" in answer.text, answer.text
+
+
 def test_summarize_the_second_one_summarizes_the_second_listed_paper(seed_assistant) -> None:
     """ "second" points at a listed paper; as a content word it made the summary a fact answer about "second"."""
     history = [Message("user", "Which papers are about diffusion models?"),
