@@ -138,7 +138,9 @@ class StreamingCitationFilter:
 SUPPORT_THRESHOLD = 0.5  # at or above: a sentence counts as supported by its citation(s)
 _LABEL_PREFIX = re.compile(r"^(?:\d+\.\s*)?\*\*[^*]+\*\*\s*(?:\([\w.-]+\))?\s*:?\s*")  # "**DaTMe** (p12): "
 _ABOUT_THE_SOURCES = re.compile(
-    r"\b(?:abstracts?|sources?|corpus|papers?)\b[^.]*\b(?:don't|do not|doesn't|does not|cannot|can't)\b", re.IGNORECASE
+    r"\b(?:abstracts?|sources?|corpus|papers?)\b[^.]*\b(?:don't|do not|doesn't|does not|cannot|can't)\b"
+    r"|^\s*(?:no|none\s+of)\b[^.]*\b(?:abstracts?|corpus|papers?)\b",  # "No paper in the corpus clearly matches ..."
+    re.IGNORECASE,
 )
 _NOTE = re.compile(r"^\s*_[^_].*_\s*$")  # an italic line: the answer's own computed note, not a quote
 

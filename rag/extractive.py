@@ -138,19 +138,22 @@ def _join(items: Sequence[str], word: str = "or") -> str:
 # --- lists of papers --------------------------------------------------------------------
 
 def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Match], sources: Sequence[Source],
-               negated: bool, total: int | None = None, within: str = "") -> Composed:
+               negated: bool, total: int | None = None, within: str = "", among: int = 0) -> Composed:
     """A counted, ranked list with one cited sentence per paper; borderline ones listed apart.
 
-    ``criterion`` comes quoted ("\"audio\" or \"video\""): alternatives are quoted one by one.
+    ``criterion`` comes quoted ("\"audio\" or \"video\""): alternatives are quoted one by one. ``among``: the
+    list was scored among only that many papers (the last answer's, or the selection), not the whole corpus.
     """
     by_paper = {s.paper.id: s for s in sources}
     members = [m for m in members if m.paper_id in by_paper]
     possible = [m for m in possible if m.paper_id in by_paper]
     if not members and not possible:
-        return Composed(f"No paper in the corpus clearly matches {criterion}.", [], refused=True)
+        pool = f"None of these {among} papers" if among else "No paper in the corpus"
+        return Composed(f"{pool} clearly matches {criterion}.", [], refused=True)
     count = total if total is not None else len(members)
     shown = f"; showing {len(members)}" if count > len(members) else ""
-    counted = f"{count} of the \"{within}\" papers" if within else f"{count} paper{'' if count == 1 else 's'}"
+    counted = (f"{count} of the \"{within}\" papers" if within else f"{count} of these {among} papers" if among
+               else f"{count} paper{'' if count == 1 else 's'}")
     verb = ("is" if count == 1 else "are") + " not about" if negated else "matches" if count == 1 else "match"
     lines = [f"{counted} {verb} {criterion}{shown}:", ""]
     evidence: list[Evidence] = []
@@ -273,7 +276,7 @@ def compose(gathered: Gathered, limit: int) -> Composed:
     sources = gathered.sources
     if gathered.kind == "list":
         return paper_list(gathered.criterion, gathered.members, gathered.possible, sources, gathered.negated,
-                          gathered.matched_total, gathered.within)
+                          gathered.matched_total, gathered.within, gathered.among)
     if gathered.kind == "compare":
         return comparison(sources[: len(gathered.focus)], gathered.evidence, gathered.shared, gathered.by_relevance,
                           gathered.extra)

@@ -154,6 +154,7 @@ class Gathered:
     within: str = ""  # the described set a negated list was taken from ("the multimodal LLM papers")
     topics: list[tuple[list[str], list[str], int]] = field(default_factory=list)  # terms, shown ids, size
     collection_size: int = 0
+    among: int = 0  # a list scored among only these many papers (the last answer's or the selection), not the corpus
     shared: dict[str, list[str]] = field(default_factory=dict)
 
 
@@ -195,8 +196,10 @@ class Gatherer:
         pointed = self._pointed(plan, history, scope)
         among = plan.followup and len(pointed) > 1  # "Which of them ...?" after a list: the list among its papers
         if plan.kind == "list" and (not pointed or among):  # (of one paper, "them" are its models or datasets)
-            listed = self._list(plan, replace(scope, ids=tuple(pointed)) if among else scope, k)
+            listed_scope = replace(scope, ids=tuple(pointed)) if among else scope
+            listed = self._list(plan, listed_scope, k)
             if listed is not None:
+                listed.among = len(listed_scope.ids)
                 return listed
         if len(pointed) >= 2 and (plan.kind == "compare" or not subject_terms(plan) and plan.expects == "any"):
             return self._compare(plan, pointed[:MAX_COMPARED], scope, k)

@@ -589,11 +589,18 @@ def _number(word: str) -> int:
 # --- the conversation ---------------------------------------------------------------
 
 def conversation_papers(history: Sequence[Message], papers: Sequence[Paper] | NameIndex) -> list[str]:
-    """Papers of the last exchange: those the last answer cited or named, else those the last question named."""
+    """Papers of the last exchange that has any: those its answer cited or named, else those its question named.
+
+    An exchange that found no paper ("None of these 2 papers clearly matches ...") leaves the conversation
+    on the papers before it: "How does the first one compare to V33DA?" still means the list asked about.
+    """
     names = NameIndex.of(papers)
-    last_user = next((m.content for m in reversed(history) if m.role == "user"), "")
-    last_answer = next((m.content for m in reversed(history) if m.role == "assistant"), "")
-    return _papers_in(last_answer, names) or link_names(last_user, names)
+    for message in reversed(history):  # an answer, then the question it answered, then the exchange before
+        found = (_papers_in(message.content, names) if message.role == "assistant"
+                 else link_names(message.content, names) if message.role == "user" else [])
+        if found:
+            return found
+    return []
 
 
 def previous_question(history: Sequence[Message]) -> str:

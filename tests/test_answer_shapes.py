@@ -536,7 +536,20 @@ def test_which_of_them_lists_among_the_papers_of_the_last_answer(seed_assistant,
     answer = seed_assistant.answer("Which of them deal with video?", history=llm_list_history)
     assert answer.plan.followup and answer.to_dict()["question_kind"] == "list", answer.text
     assert set(cited_ids(answer)) == {"p08", "p11"}, answer.text  # the video LLM papers among the LLM ones
+    assert answer.text.startswith('2 of these 6 papers match "video"'), answer.text
     assert_citations_valid(answer)
+
+
+def test_none_of_them_says_so_and_the_conversation_stays_on_the_listed_papers(seed_assistant) -> None:
+    """It said "No paper in the corpus clearly matches" (untrue of the corpus), flagged that sentence as an
+    unsupported claim, and the next question lost the listed papers: the empty answer named none."""
+    history = _turn(seed_assistant, "Which papers work with animals?")
+    none = seed_assistant.answer("Which of them use video?", history=history)
+    assert none.refused and none.text == 'None of these 2 papers clearly matches "video".', none.text
+    assert not [s for s in none.support if not s.supported]
+    history += [Message("user", "Which of them use video?"), Message("assistant", none.text)]
+    answer = seed_assistant.answer("How does the first one compare to V33DA?", history=history)
+    assert answer.to_dict()["question_kind"] == "compare" and set(cited_ids(answer)) == {"p01", "p10"}, answer.text
 
 
 def test_which_of_them_after_one_paper_asks_about_that_paper(seed_assistant) -> None:
