@@ -407,6 +407,21 @@ def test_export_lists_only_cited_references_with_quotes_and_safe_links() -> None
     assert "- [1] Who&When Pro (p05), <https://x.org/p05>" in conversation_markdown([Turn("q", linked)])
 
 
+def test_a_list_among_the_last_answer_that_finds_none_says_so_plainly(app_env: None) -> None:
+    """It read "the 0 closest papers are below", promised closest papers that were not there and flagged its
+    own "none matches" sentence as a claim its sources don't support."""
+    at = start_app()
+    ask(at, "Which papers work with animals?")
+    assert at.session_state["turns"][-1].answer.to_dict()["question_kind"] == "list"
+    ask(at, "Which of them use video?")
+    reply = last_reply(at)
+    answer = at.session_state["turns"][-1].answer
+    assert answer.refused and answer.text.startswith("None of these 2 papers"), answer.text
+    assert at.status[-1].label == "Not answered by the abstracts", at.status[-1].label
+    assert [i.value for i in reply.info] == ["None of the papers answers this."]
+    assert not any("not clearly supported" in w.value for w in reply.warning)
+
+
 def test_refusal_says_so_with_the_closest_papers_collapsed(app_env: None) -> None:
     at = start_app()
     ask(at, "What is the capital of France?")

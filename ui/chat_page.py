@@ -205,7 +205,9 @@ def _stream(assistant: Assistant, question: str, number: int) -> Answer:
 def _status_label(answer: Answer) -> str:
     """One line on how the answer was found: refusals say so instead of counting sources."""
     if answer.refused:
-        return f"Not answered by the abstracts · the {plural(len(answer.sources), 'closest paper')} are below"
+        count = len(answer.sources)
+        closest = f" · the {plural(count, 'closest paper')} {'is' if count == 1 else 'are'} below" if count else ""
+        return f"Not answered by the abstracts{closest}"
     search = answer.timings.get("retrieval")
     took = f" (search took {search:.2f} s)" if search is not None else ""
     return f"Answer from {plural(len(answer.cited or answer.sources), 'source')}{took}"
@@ -262,8 +264,8 @@ def _numbers(answer: Answer) -> set[int]:
 def _show_answer_details(assistant: Assistant, answer: Answer, number: int) -> None:
     """Everything under the answer text: refusal or fallback notice, mode badge, source cards."""
     if answer.refused:
-        st.info("None of the papers answers this. The closest ones are listed below, collapsed.",
-                icon=":material/search_off:")
+        closest = " The closest ones are listed below, collapsed." if answer.sources else ""
+        st.info(f"None of the papers answers this.{closest}", icon=":material/search_off:")
     if answer.notice:
         st.warning(answer.notice, icon=":material/warning:")
     if not answer.text:
