@@ -332,6 +332,9 @@ class Gatherer:
         relevant = pointed or list(dict.fromkeys(e.paper_id for e in gathered.evidence))
         asked = specific_terms(plan.question, plan.terms, self.scorer.acronyms, self.scorer.weights)
         self._complete(plan, gathered, asked)
+        if len(pointed) > 1 and not plan.selects:  # asked of each ("What do they report?"): each one's closest
+            gathered.extra += [best for pid in pointed
+                               if (best := next((e for e in gathered.evidence if e.paper_id == pid), None))]
         gathered.missing = self._not_stated(plan, relevant, gathered, asked)
         return gathered
 

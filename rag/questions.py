@@ -118,6 +118,7 @@ _REFERENCE = re.compile(rf"\b(?:{_POINTERS}|this|that)\b|^\s*(?:and|also|what\s+
 _POINTING_BACK = re.compile(rf"\b(?:{_POINTERS})\b", re.IGNORECASE)
 _SINGULAR_POINTER = re.compile(r"\b(?:it|its|the\s+(?:paper|method|model|work|one|former|latter|first|second|third"
                                r"|last))\b", re.IGNORECASE)
+_SELECTING = re.compile(r"\bwhich\s+(?:one|of)\b", re.IGNORECASE)
 # "this collection", "these papers": the corpus itself, not something said earlier
 _COLLECTION = re.compile(r"\b(?:this|these|the)\s+(?:collection|corpus|set|papers|abstracts|conference)\b",
                          re.IGNORECASE)
@@ -182,6 +183,7 @@ class QuestionPlan:
     mentions: int = 0  # distinct names in the question (one name may fit several papers)
     refers: bool = False  # uses a pronoun or "the paper": a cue that it leans on the conversation
     points_back: bool = False  # refers by a pronoun or "the paper", not by "that"/"this" ("Which of them ...?")
+    selects: bool = False  # "Which one ...", "Which of them is ...": picks among the papers rather than asks each
     clauses: list[str] = field(default_factory=list)
     set_phrase: str = ""  # "the vision papers" -> "vision": the set a question asks something of
     compared_count: int = 0  # "Two papers find that ...": how many papers the description is about
@@ -234,6 +236,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         clauses=asked_clauses(question, pointers(question)),
         refers=bool(_REFERENCE.search(_COLLECTION.sub(" ", question))),
         points_back=bool(_POINTING_BACK.search(_COLLECTION.sub(" ", question))),
+        selects=bool(_SELECTING.search(question)),
         mentions=len(set(linked.values())),
     )
     if not named:

@@ -583,6 +583,17 @@ def test_which_one_after_a_comparison_asks_among_the_compared_papers(seed_assist
     assert answer.plan.followup and cited_ids(answer) == ["p07"] and "11.1%" in answer.text, answer.text
 
 
+def test_a_question_asked_of_compared_papers_quotes_each_and_a_selection_the_one(seed_assistant) -> None:
+    """ "What do they each report?" after a comparison quoted the Token Hypothesis alone: its sentences
+    outscored every DaTMe sentence. "Which one ...?" picks, so it still quotes only the paper it picks."""
+    history = _turn(seed_assistant, "Compare DaTMe and the Token Hypothesis")
+    each = seed_assistant.answer("What do they each report as the main result?", history=history)
+    assert each.plan.followup and set(cited_ids(each)) == {"p12", "p18"}, each.text
+    one = seed_assistant.answer("Which one saves more activation memory?", history=history)
+    assert cited_ids(one) == ["p18"], one.text
+    assert_citations_valid(each)
+
+
 def test_summarize_the_second_one_summarizes_the_second_listed_paper(seed_assistant) -> None:
     """ "second" points at a listed paper; as a content word it made the summary a fact answer about "second"."""
     history = [Message("user", "Which papers are about diffusion models?"),
