@@ -492,7 +492,7 @@ def specific_terms(question: str, terms: Sequence[str], acronyms: Acronyms, know
     answer "not stated". A capital at the start of a sentence is not a name, and
     a short acronym the corpus neither defines nor uses ("AI") is a field word, not a name.
     """
-    starts = {m.group(1) for m in _SENTENCE_START.finditer(question)}
+    starts = {m.group(1).rstrip(".'") for m in _SENTENCE_START.finditer(question)}  # "Fine. Which ..." -> Fine
     out = []
     for term in terms:
         if "-" in term.strip("-") and not specific_terms(question, term.split("-"), acronyms, known):

@@ -268,8 +268,8 @@ class Gatherer:
             return plan.points_back
         if len(plan.carried) > MAX_COMPARED and not plan.refers:
             return False
-        if not plan.terms:  # nothing to retrieve on its own: a follow-up only if it points back ("and the second one?")
-            return plan.refers
+        if not plan.terms:  # nothing to retrieve on its own: "and the second one?", "Tell me more"
+            return plan.continues
         own = self.retriever.rank(plan.question, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)[:1]
         carried = self.retriever.rank(plan.question, paper_ids=plan.carried, mode=self.mode)[:1]
         if not own or not carried:
@@ -332,7 +332,7 @@ class Gatherer:
         relevant = pointed or list(dict.fromkeys(e.paper_id for e in gathered.evidence))
         asked = specific_terms(plan.question, plan.terms, self.scorer.acronyms, self.scorer.weights)
         self._complete(plan, gathered, asked)
-        if len(pointed) > 1 and not plan.selects:  # asked of each ("What do they report?"): each one's closest
+        if 1 < len(pointed) <= MAX_COMPARED and not plan.selects:  # asked of each: each one's closest sentence
             gathered.extra += [best for pid in pointed
                                if (best := next((e for e in gathered.evidence if e.paper_id == pid), None))]
         gathered.missing = self._not_stated(plan, relevant, gathered, asked)

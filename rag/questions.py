@@ -109,8 +109,8 @@ _COUNT_LIST = re.compile(
 )
 _HOW_MANY = re.compile(r"\b(?:how\s+many|what\s+number\s+of|number\s+of)\s+((?:[\w&+.-]+\s*){1,4})", re.IGNORECASE)
 # The pronouns and "the paper"-like phrases by which a question points back at the conversation.
-_POINTERS = (r"they|them|their|it|its|these|those|either|neither|which\s+one|the\s+(?:paper|method|model|authors|work"
-             r"|one|ones|former|latter|first|second|third|last|other|same)")
+_POINTERS = (r"they|them|their|it|its|these|those|either|neither|which\s+one|each\s+one|of\s+the\s+(?:two|three|four)"
+             r"|the\s+(?:paper|method|model|authors|work|one|ones|former|latter|first|second|third|last|other|same)")
 _REFERENCE = re.compile(rf"\b(?:{_POINTERS}|this|that)\b|^\s*(?:and|also|what\s+about|how\s+about|what\s+else)\b",
                         re.IGNORECASE)
 # A "which papers" question points back at the last answer's papers only by these: "that" and "this" mostly start a
@@ -118,6 +118,10 @@ _REFERENCE = re.compile(rf"\b(?:{_POINTERS}|this|that)\b|^\s*(?:and|also|what\s+
 _POINTING_BACK = re.compile(rf"\b(?:{_POINTERS})\b", re.IGNORECASE)
 _SINGULAR_POINTER = re.compile(r"\b(?:it|its|the\s+(?:paper|method|model|work|one|former|latter|first|second|third"
                                r"|last))\b", re.IGNORECASE)
+# A question without content words asks about the whole collection with these ("What are the main themes?"), and
+# otherwise, in a conversation, continues it ("Tell me more", "Go on").
+_COLLECTION_WIDE = re.compile(r"\b(?:collection|corpus|conference|overview|themes?|topics?|areas?|fields?|landscape"
+                              r"|everything|all\s+(?:the\s+)?(?:papers|abstracts))\b", re.IGNORECASE)
 _SELECTING = re.compile(r"\bwhich\s+(?:one|of)\b", re.IGNORECASE)
 # "this collection", "these papers": the corpus itself, not something said earlier
 _COLLECTION = re.compile(r"\b(?:this|these|the)\s+(?:collection|corpus|set|papers|abstracts|conference)\b",
@@ -184,6 +188,7 @@ class QuestionPlan:
     refers: bool = False  # uses a pronoun or "the paper": a cue that it leans on the conversation
     points_back: bool = False  # refers by a pronoun or "the paper", not by "that"/"this" ("Which of them ...?")
     selects: bool = False  # "Which one ...", "Which of them is ...": picks among the papers rather than asks each
+    continues: bool = False  # nothing to look up, asked in a conversation, not of the collection: "Tell me more"
     clauses: list[str] = field(default_factory=list)
     set_phrase: str = ""  # "the vision papers" -> "vision": the set a question asks something of
     compared_count: int = 0  # "Two papers find that ...": how many papers the description is about
@@ -251,6 +256,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         earlier = earlier[:1] if _SINGULAR_POINTER.search(question) else earlier  # (a comparison takes the first few)
         plan.targets, plan.mentions = earlier + plan.targets, plan.mentions + len(earlier)
         plan.followup = bool(earlier)
+    plan.continues = bool(plan.carried and not plan.terms and (plan.refers or not _COLLECTION_WIDE.search(question)))
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
     if plan.set_valued and plan.negated and not plan.set_phrase:
         plan.set_phrase = _negated_set(question)
@@ -315,7 +321,7 @@ def suggested_kind(plan: QuestionPlan) -> Kind:
         return "summary"
     if plan.set_valued and not pointed:
         return "list"
-    if not pointed and not plan.terms and not (plan.carried and plan.refers) and words(plan.question):
+    if not pointed and not plan.terms and not plan.continues and words(plan.question):
         return "overview"  # (a question in a script we can't read has no words at all: not an overview)
     return "fact"
 

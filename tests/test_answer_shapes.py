@@ -594,6 +594,33 @@ def test_a_question_asked_of_compared_papers_quotes_each_and_a_selection_the_one
     assert_citations_valid(each)
 
 
+def test_each_one_and_of_the_two_point_at_the_compared_papers(seed_assistant) -> None:
+    """Both were read as new questions: "each one" quoted the tabular paper's "evaluated with the two leading
+    tabular foundation models", "Which of the two is training-free?" DaTMe and META-DINO."""
+    history = _turn(seed_assistant, "Compare the audio-visual LLM paper and MODIRECT")
+    assert {"p08", "p11"} <= set(re.findall(r"p\d\d", history[1].content)), history[1].content
+    each = seed_assistant.answer("Which benchmarks does each one evaluate on?", history=history)
+    assert each.plan.followup and set(cited_ids(each)) == {"p08", "p11"}, each.text
+    picked = seed_assistant.answer("Which of the two is training-free?", history=history)
+    assert picked.plan.followup and cited_ids(picked) == ["p08"], picked.text
+
+
+def test_tell_me_more_continues_the_conversation_and_themes_still_get_the_overview(seed_assistant) -> None:
+    """With no word to look up, "Tell me more" got the overview of all 19 papers, and the next "Why does it
+    happen?" then quoted many of them."""
+    history = _turn(seed_assistant, "What is directional motion blindness?")
+    more = seed_assistant.answer("Tell me more", history=history)
+    assert more.plan.followup and cited_ids(more) == ["p11"], more.text
+    themes = seed_assistant.answer("What are the main themes?", history=history)
+    assert themes.to_dict()["question_kind"] == "overview", themes.text
+
+
+def test_a_capitalised_word_opening_a_sentence_is_not_a_name(seed_assistant) -> None:
+    history = _turn(seed_assistant, "What does CoCHI propose?")
+    answer = seed_assistant.answer("Fine. Which metrics does it improve?", history=history)
+    assert not answer.refused and "Expected Calibration Error" in answer.text, answer.text
+
+
 def test_summarize_the_second_one_summarizes_the_second_listed_paper(seed_assistant) -> None:
     """ "second" points at a listed paper; as a content word it made the summary a fact answer about "second"."""
     history = [Message("user", "Which papers are about diffusion models?"),
