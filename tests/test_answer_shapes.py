@@ -552,6 +552,14 @@ def test_none_of_them_says_so_and_the_conversation_stays_on_the_listed_papers(se
     assert answer.to_dict()["question_kind"] == "compare" and set(cited_ids(answer)) == {"p01", "p10"}, answer.text
 
 
+def test_do_any_of_those_lists_among_the_papers_of_the_last_answer(seed_assistant) -> None:
+    history = [Message("user", "Which papers involve multimodal models?"),
+               Message("assistant", "1. **Audio-Visual LLMs** (p08): ...\n2. **V33DA** (p10): ...\n"
+                                    "3. **MODIRECT** (p11): ...\n4. **DGP** (p16): ...")]
+    answer = seed_assistant.answer("Do any of those involve audio?", history=history)
+    assert answer.to_dict()["question_kind"] == "list" and set(cited_ids(answer)) == {"p08", "p10"}, answer.text
+
+
 def test_which_of_them_after_one_paper_asks_about_that_paper(seed_assistant) -> None:
     """Of one paper, "them" are its models or datasets: the question is about that paper, not a list."""
     first = "Which tabular foundation models does the ancestry paper evaluate?"
