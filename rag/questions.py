@@ -47,7 +47,7 @@ _SET_VALUED = re.compile(
     r"|\bany\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b"
     rf"|\bamong\s+(?:the|these|those|all)\s+{_SET_NOUN}\b"
     r"|\bwhich\s+(?:of|among)\s+(?:them|these|those)\b(?!\s+(?:is|was|has|does)\b)"  # ("Which of them is": one)
-    r"|\bany\s+of\s+(?:them|these|those)\b",
+    r"|\b(?:any\s+of|among)\s+(?:them|these|those)\b",
     re.IGNORECASE,
 )
 # Negation as English forms it: "do/are not", "not" before a relation or participle, "no" after a verb

@@ -558,6 +558,8 @@ def test_do_any_of_those_lists_among_the_papers_of_the_last_answer(seed_assistan
                                     "3. **MODIRECT** (p11): ...\n4. **DGP** (p16): ...")]
     answer = seed_assistant.answer("Do any of those involve audio?", history=history)
     assert answer.to_dict()["question_kind"] == "list" and set(cited_ids(answer)) == {"p08", "p10"}, answer.text
+    among = seed_assistant.answer("Among these, which involve audio?", history=history)
+    assert among.to_dict()["question_kind"] == "list" and set(cited_ids(among)) == {"p08", "p10"}, among.text
 
 
 def test_which_of_them_after_one_paper_asks_about_that_paper(seed_assistant) -> None:
