@@ -16,7 +16,7 @@ choosing among sentences already scored.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .chunking import Sentence
@@ -172,9 +172,9 @@ def _list_line(match: Match, source: Source, evidence: list[Evidence]) -> str:
 
 # --- per-paper structure: summaries and comparisons ---------------------------------------
 
-def by_role(evidence: Sequence[Evidence], roles: Sequence[Role]) -> Evidence | None:
-    """The most relevant sentence in one of these roles (evidence arrives best first)."""
-    return next((e for e in evidence if e.role in roles), None)
+def by_role(evidence: Sequence[Evidence], roles: Sequence[Role], used: Collection[Evidence] = ()) -> Evidence | None:
+    """The most relevant sentence in one of these roles (evidence arrives best first), not one already ``used``."""
+    return next((e for e in evidence if e.role in roles and e not in used), None)
 
 
 def summary(source: Source, evidence: Sequence[Evidence]) -> Composed:
@@ -207,13 +207,16 @@ def comparison(sources: Sequence[Source], evidence: Sequence[Evidence], shared: 
     for source in sources:
         own = [e for e in evidence if e.paper_id == source.paper.id]
         cells, row = [], {"paper_id": source.paper.id, "label": source.paper.label, "number": source.number}
-        for name, roles in COLUMNS:
-            picked = by_role(own, roles) if by_relevance or roles != ("method",) else contribution(own, source)
+        used: list[Evidence] = []  # one sentence fills one cell: a label defined in the problem sentence
+        for name, roles in COLUMNS:  # made it the "contribution" too, and the row said the same thing twice
+            picked = by_role(own, roles, used) if by_relevance or roles != ("method",) else contribution(own, source)
+            picked = by_role(own, roles, used) if picked in used else picked
             if picked is None:  # no sentence in this role; the abstract may still say it elsewhere
                 cells.append("—")
                 row[name] = None
                 continue
             chosen.append(picked)
+            used.append(picked)
             cells.append(cite(_cell(picked.sentence.text), source.number))
             row[name] = picked.sentence.text
         lines.append(f"| {_heading(source)} | " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")

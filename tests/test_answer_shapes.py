@@ -161,6 +161,16 @@ def test_a_bare_comparison_has_no_lead(seed_assistant) -> None:
     assert answer.text.startswith("| Paper |"), answer.text[:200]
 
 
+def test_no_sentence_fills_two_cells_of_a_comparison_row(seed_assistant) -> None:
+    """ "Audio-Visual LLMs (AVLLMs)" is defined in the paper's problem sentence, which therefore also stood in as
+    its contribution: the row said the same sentence under Problem and Approach."""
+    answer = seed_assistant.answer("Compare Audio-Visual LLMs and DGP")
+    assert answer.table and len(answer.table) == 2, answer.text
+    for row in answer.table:
+        cells = [row[name] for name in ("Problem", "Approach", "Data / setting", "Main result") if row[name]]
+        assert len(cells) == len(set(cells)), row
+
+
 def test_two_papers_selected_by_the_filter_are_compared(mini_assistant) -> None:
     answer = mini_assistant.answer("How do these two papers differ?", paper_ids=["m2", "m7"])
     assert_comparison_table(mini_assistant, answer, ["m2", "m7"])
