@@ -236,8 +236,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         set_valued=bool(_SET_VALUED.search(question)) and not named,
         negated=bool(_NEGATED.search(_set_sentence(question))),
         alternatives=alternatives((clauses(question) or [question])[0], labels),
-        carried=conversation_papers(history, names) if history and (not named or _points_back_first(question, linked))
-        else [],
+        carried=conversation_papers(history, names, 2 if _ORDINAL_REF.search(question) else 1)
+        if history and (not named or _points_back_first(question, linked)) else [],
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
         clauses=asked_clauses(question, pointers(question)),
         refers=bool(_REFERENCE.search(_COLLECTION.sub(" ", question))),
@@ -598,19 +598,24 @@ def _number(word: str) -> int:
 
 # --- the conversation ---------------------------------------------------------------
 
-def conversation_papers(history: Sequence[Message], papers: Sequence[Paper] | NameIndex) -> list[str]:
-    """Papers of the last exchange that has any: those its answer cited or named, else those its question named.
+def conversation_papers(history: Sequence[Message], papers: Sequence[Paper] | NameIndex,
+                        at_least: int = 1) -> list[str]:
+    """Papers of the last exchange that has ``at_least`` of them: those its answer cited or named, else those its
+    question named (the last exchange with any, if none has that many).
 
     An exchange that found no paper ("None of these 2 papers clearly matches ...") leaves the conversation
-    on the papers before it: "How does the first one compare to V33DA?" still means the list asked about.
+    on the papers before it: "How does the first one compare to V33DA?" still means the list asked about;
+    and "And the first?" after a question about the second one means the first of that list.
     """
     names = NameIndex.of(papers)
+    latest: list[str] = []
     for message in reversed(history):  # an answer, then the question it answered, then the exchange before
         found = (_papers_in(message.content, names) if message.role == "assistant"
                  else link_names(message.content, names) if message.role == "user" else [])
-        if found:
+        if len(found) >= at_least:
             return found
-    return []
+        latest = latest or found
+    return latest
 
 
 def previous_question(history: Sequence[Message]) -> str:
