@@ -417,8 +417,9 @@ class Gatherer:
             excluded = {m.paper_id for m in members + possible}
             members = [self._contribution_match(m) for m in reversed(ranked) if m.paper_id not in excluded]
             possible = []
-        elif (len(members) == 1 and not possible) or (not members and ceiling >= LIST_NONE):
+        elif not scope.ids and ((len(members) == 1 and not possible) or (not members and ceiling >= LIST_NONE)):
             return None  # one paper clears and none is borderline, or a paraphrase matches loosely: a fact answer
+            # (asked of given papers, "1 of these 6" or "none of these" is the answer)
         elif not members:
             possible = []  # nothing comes close: the list says so, without borderline guesses
         if plan.asked_terms and not within:

@@ -47,7 +47,7 @@ _SET_VALUED = re.compile(
     r"|\bany\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b"
     rf"|\bamong\s+(?:the|these|those|all)\s+{_SET_NOUN}\b"
     r"|\bwhich\s+(?:of|among)\s+(?:them|these|those)\b(?!\s+(?:is|was|has|does)\b)"  # ("Which of them is": one)
-    r"|\b(?:any\s+of|among)\s+(?:them|these|those)\b",
+    r"|\b(?:any\s+of|among|how\s+many\s+of)\s+(?:them|these|those)\b",
     re.IGNORECASE,
 )
 # Negation as English forms it: "do/are not", "not" before a relation or participle, "no" after a verb
@@ -123,6 +123,7 @@ _SINGULAR_POINTER = re.compile(r"\b(?:it|its|the\s+(?:paper|method|model|work|on
 # otherwise, in a conversation, continues it ("Tell me more", "Go on").
 _COLLECTION_WIDE = re.compile(r"\b(?:collection|corpus|conference|overview|themes?|topics?|areas?|fields?|landscape"
                               r"|everything|all\s+(?:the\s+)?(?:papers|abstracts))\b", re.IGNORECASE)
+_ELLIPSIS = re.compile(r"^\s*(?:(?:and\s+)?(?:what|how)\s+about|and)\s+\w", re.IGNORECASE)
 _SELECTING = re.compile(r"\bwhich\s+(?:one|of)\b", re.IGNORECASE)
 # "this collection", "these papers": the corpus itself, not something said earlier
 _COLLECTION = re.compile(r"\b(?:this|these|the)\s+(?:collection|corpus|set|papers|abstracts|conference)\b",
@@ -258,6 +259,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.targets, plan.mentions = earlier + plan.targets, plan.mentions + len(earlier)
         plan.followup = bool(earlier)
     plan.continues = bool(plan.carried and not plan.terms and (plan.refers or not _COLLECTION_WIDE.search(question)))
+    if _ELLIPSIS.match(question) and not named and _asked_for_papers(history):
+        plan.set_valued = True  # "What about diffusion models?" after a "which papers" question asks the same of it
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
     if plan.set_valued and plan.negated and not plan.set_phrase:
         plan.set_phrase = _negated_set(question)
@@ -616,6 +619,18 @@ def conversation_papers(history: Sequence[Message], papers: Sequence[Paper] | Na
             return found
         latest = latest or found
     return latest
+
+
+def _asked_for_papers(history: Sequence[Message]) -> bool:
+    """Did the last question ask for a set of papers, itself or through the elliptic ones before it
+    ("Which papers use RL?" -> "What about diffusion?" -> "And GANs?")?"""
+    for message in reversed(history):
+        if message.role == "user":
+            if _SET_VALUED.search(message.content):
+                return True
+            if not _ELLIPSIS.match(message.content):
+                return False
+    return False
 
 
 def previous_question(history: Sequence[Message]) -> str:

@@ -572,6 +572,22 @@ def test_do_any_of_those_lists_among_the_papers_of_the_last_answer(seed_assistan
     assert among.to_dict()["question_kind"] == "list" and set(cited_ids(among)) == {"p08", "p10"}, among.text
 
 
+def test_how_many_of_them_counts_among_the_listed_papers_and_what_about_asks_the_same_of_another(
+        seed_assistant, llm_list_history) -> None:
+    """ "How many of them use RL?" said the abstracts "give no figure"; "What about diffusion models?" and
+    "And reinforcement learning?" after a list question quoted the listed papers instead of listing anew."""
+    counted = seed_assistant.answer("How many of them use reinforcement learning?", history=llm_list_history)
+    assert counted.text.startswith('1 of these 6 papers matches "reinforcement learning"'), counted.text
+    assert cited_ids(counted) == ["p07"], counted.text
+    history = [*llm_list_history, Message("user", "How many of them use reinforcement learning?"),
+               Message("assistant", counted.text)]
+    other = seed_assistant.answer("What about diffusion models?", history=history)
+    assert other.to_dict()["question_kind"] == "list" and set(cited_ids(other)) >= {"p12", "p15"}, other.text
+    history += [Message("user", "What about diffusion models?"), Message("assistant", other.text)]
+    again = seed_assistant.answer("And reinforcement learning?", history=history)
+    assert again.to_dict()["question_kind"] == "list" and set(cited_ids(again)) >= {"p02", "p07"}, again.text
+
+
 def test_which_of_them_after_one_paper_asks_about_that_paper(seed_assistant) -> None:
     """Of one paper, "them" are its models or datasets: the question is about that paper, not a list."""
     first = "Which tabular foundation models does the ancestry paper evaluate?"
