@@ -123,6 +123,8 @@ _SINGULAR_POINTER = re.compile(r"\b(?:it|its|the\s+(?:paper|method|model|work|on
 # otherwise, in a conversation, continues it ("Tell me more", "Go on").
 _COLLECTION_WIDE = re.compile(r"\b(?:collection|corpus|conference|overview|themes?|topics?|areas?|fields?|landscape"
                               r"|everything|all\s+(?:the\s+)?(?:papers|abstracts))\b", re.IGNORECASE)
+_OF_THESE_PAPERS = re.compile(r"\b(?:of|among)\s+(?:these|those)\s+(?:papers|abstracts|works|studies)\b",
+                              re.IGNORECASE)
 _ELLIPSIS = re.compile(r"^\s*(?:(?:and\s+)?(?:what|how)\s+about|and)\s+\w", re.IGNORECASE)
 _SELECTING = re.compile(r"\bwhich\s+(?:one|of)\b", re.IGNORECASE)
 # "this collection", "these papers": the corpus itself, not something said earlier
@@ -258,6 +260,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         earlier = earlier[:1] if _SINGULAR_POINTER.search(question) else earlier  # (a comparison takes the first few)
         plan.targets, plan.mentions = earlier + plan.targets, plan.mentions + len(earlier)
         plan.followup = bool(earlier)
+    if len(plan.carried) > 1 and _OF_THESE_PAPERS.search(question):  # after a list, "these papers" are its papers
+        plan.points_back = True
     plan.continues = bool(plan.carried and not plan.terms and (plan.refers or not _COLLECTION_WIDE.search(question)))
     if _ELLIPSIS.match(question) and not named and _asked_for_papers(history):
         plan.set_valued = True  # "What about diffusion models?" after a "which papers" question asks the same of it

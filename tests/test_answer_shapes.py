@@ -588,6 +588,15 @@ def test_how_many_of_them_counts_among_the_listed_papers_and_what_about_asks_the
     assert again.to_dict()["question_kind"] == "list" and set(cited_ids(again)) >= {"p02", "p07"}, again.text
 
 
+def test_of_these_papers_after_a_list_means_its_papers_and_after_one_paper_the_collection(seed_assistant,
+                                                                                        llm_list_history) -> None:
+    among = seed_assistant.answer("Which of these papers deal with video?", history=llm_list_history)
+    assert among.text.startswith('2 of these 6 papers match "video"'), among.text
+    after_one = seed_assistant.answer("Which of these papers use reinforcement learning?",
+                                      history=_turn(seed_assistant, "What is DaTMe?"))
+    assert not after_one.plan.followup and set(cited_ids(after_one)) >= {"p02", "p07"}, after_one.text
+
+
 def test_which_of_them_after_one_paper_asks_about_that_paper(seed_assistant) -> None:
     """Of one paper, "them" are its models or datasets: the question is about that paper, not a list."""
     first = "Which tabular foundation models does the ancestry paper evaluate?"
