@@ -666,10 +666,13 @@ def test_a_capitalised_word_opening_a_sentence_is_not_a_name(seed_assistant) -> 
     assert not answer.refused and "Expected Calibration Error" in answer.text, answer.text
 
 
+# A list answer as the chat keeps it: the papers by label and id.
+DIFFUSION_LIST = [Message("user", "Which papers are about diffusion models?"),
+                  Message("assistant", "1. **DaTMe** (p12): ... 2. **Text-to-image diffusion models** (p15): ...")]
+
+
 def test_and_the_first_after_a_question_about_the_second_means_the_first_of_the_list(seed_assistant) -> None:
-    history = [Message("user", "Which papers are about diffusion models?"),
-               Message("assistant", "1. **DaTMe** (p12): ... 2. **Text-to-image diffusion models** (p15): ..."),
-               Message("user", "What is the second one about?"),
+    history = [*DIFFUSION_LIST, Message("user", "What is the second one about?"),
                Message("assistant", "**Text-to-image diffusion models** (p15): ... [1]")]
     answer = seed_assistant.answer("And the first?", history=history)
     assert cited_ids(answer) == ["p12"], answer.text
@@ -677,9 +680,7 @@ def test_and_the_first_after_a_question_about_the_second_means_the_first_of_the_
 
 def test_summarize_the_second_one_summarizes_the_second_listed_paper(seed_assistant) -> None:
     """ "second" points at a listed paper; as a content word it made the summary a fact answer about "second"."""
-    history = [Message("user", "Which papers are about diffusion models?"),
-               Message("assistant", "1. **DaTMe** (p12): ... 2. **Text-to-image diffusion models** (p15): ...")]
-    answer = seed_assistant.answer("Summarize the second one", history=history)
+    answer = seed_assistant.answer("Summarize the second one", history=DIFFUSION_LIST)
     assert answer.to_dict()["question_kind"] == "summary" and cited_ids(answer) == ["p15"], answer.text
 
 
