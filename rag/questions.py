@@ -117,6 +117,9 @@ _REFERENCE = re.compile(rf"\b(?:{_POINTERS}|this|that)\b|^\s*(?:and|also|what\s+
 # A "which papers" question points back at the last answer's papers only by these: "that" and "this" mostly start a
 # clause there ("papers that use RL") or name the collection.
 _POINTING_BACK = re.compile(rf"\b(?:{_POINTERS})\b", re.IGNORECASE)
+_PRONOUN = re.compile(r"\b(?:they|them|their|it|its|these|those|either|neither|which\s+one|each\s+one"
+                      r"|of\s+the\s+(?:two|three|four)|the\s+(?:one|ones|former|latter|first|second|third|last))\b",
+                      re.IGNORECASE)
 _SINGULAR_POINTER = re.compile(r"\b(?:it|its|the\s+(?:paper|method|model|work|one|former|latter|first|second|third"
                                r"|last))\b", re.IGNORECASE)
 # A question without content words asks about the whole collection with these ("What are the main themes?"), and
@@ -277,10 +280,11 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
 
 
 def _points_back_first(question: str, linked: Mapping[str, int]) -> bool:
-    """Does the question point at the conversation before it names a paper ("How does it compare to RISE?")?
-    A pronoun after the name mostly refers to that name ("What does RISE say about its baselines?")."""
+    """Does the question point at the conversation by a pronoun before it names a paper ("How does it compare to
+    RISE?")? A pronoun after the name mostly refers to that name ("What does RISE say about its baselines?"), and
+    "the paper", "the authors" before one mostly lead up to it ("the authors of CoCHI")."""
     unnamed = _COLLECTION.sub(lambda m: " " * len(m.group(0)), question)
-    pointer = _POINTING_BACK.search(unnamed)
+    pointer = _PRONOUN.search(unnamed)
     return bool(pointer and linked and pointer.start() < min(linked.values()))
 
 

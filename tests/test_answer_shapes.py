@@ -619,6 +619,8 @@ def test_a_pointer_before_a_name_compares_the_conversation_paper_with_it(seed_as
     assert answer.to_dict()["question_kind"] == "compare" and set(cited_ids(answer)) == {"p04", "p07"}, answer.text
     after = seed_assistant.answer("What does RISE say about its baselines?", history=history)  # "its": RISE's own
     assert cited_ids(after) == ["p07"], after.text
+    authors = seed_assistant.answer("Who are the authors of RISE?", history=history)  # "the authors" leads up to it
+    assert cited_ids(authors) == ["p07"] and authors.refused, authors.text
 
 
 def test_which_one_after_a_comparison_asks_among_the_compared_papers(seed_assistant) -> None:
