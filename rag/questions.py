@@ -109,17 +109,15 @@ _COUNT_LIST = re.compile(
     re.IGNORECASE,
 )
 _HOW_MANY = re.compile(r"\b(?:how\s+many|what\s+number\s+of|number\s+of)\s+((?:[\w&+.-]+\s*){1,4})", re.IGNORECASE)
-# The pronouns and "the paper"-like phrases by which a question points back at the conversation.
-_POINTERS = (r"they|them|their|it|its|these|those|either|neither|which\s+one|each\s+one|of\s+the\s+(?:two|three|four)"
-             r"|the\s+(?:paper|method|model|authors|work|one|ones|former|latter|first|second|third|last|other|same)")
-_REFERENCE = re.compile(rf"\b(?:{_POINTERS}|this|that)\b|^\s*(?:and|also|what\s+about|how\s+about|what\s+else)\b",
-                        re.IGNORECASE)
-# A "which papers" question points back at the last answer's papers only by these: "that" and "this" mostly start a
-# clause there ("papers that use RL") or name the collection.
-_POINTING_BACK = re.compile(rf"\b(?:{_POINTERS})\b", re.IGNORECASE)
-_PRONOUN = re.compile(r"\b(?:they|them|their|it|its|these|those|either|neither|which\s+one|each\s+one"
-                      r"|of\s+the\s+(?:two|three|four)|the\s+(?:one|ones|former|latter|first|second|third|last))\b",
-                      re.IGNORECASE)
+# The pronouns and ordinals by which a question points back at the conversation's papers.
+_PRONOUNS = (r"they|them|their|it|its|these|those|either|neither|which\s+one|each\s+one|of\s+the\s+(?:two|three|four)"
+             r"|the\s+(?:one|ones|former|latter|first|second|third|last)")
+# ... and "the paper"-like phrases, "this", "that": a cue that a question leans on the conversation.
+_REFERENCE = re.compile(rf"\b(?:{_PRONOUNS}|the\s+(?:paper|method|model|authors|work|other|same)|this|that)\b"
+                        r"|^\s*(?:and|also|what\s+about|how\s+about|what\s+else)\b", re.IGNORECASE)
+# A "which papers" question, or one naming a paper, points back only by these: "the paper", "the authors" mostly lead
+# up to a name there ("the authors of CoCHI"), "that" and "this" start a clause ("papers that use RL").
+_PRONOUN = re.compile(rf"\b(?:{_PRONOUNS})\b", re.IGNORECASE)
 _SINGULAR_POINTER = re.compile(r"\b(?:it|its|the\s+(?:paper|method|model|work|one|former|latter|first|second|third"
                                r"|last))\b", re.IGNORECASE)
 # A question without content words asks about the whole collection with these ("What are the main themes?"), and
@@ -193,7 +191,7 @@ class QuestionPlan:
     followup: bool = False
     mentions: int = 0  # distinct names in the question (one name may fit several papers)
     refers: bool = False  # uses a pronoun or "the paper": a cue that it leans on the conversation
-    points_back: bool = False  # refers by a pronoun or "the paper", not by "that"/"this" ("Which of them ...?")
+    points_back: bool = False  # refers by a pronoun or an ordinal, not "the paper" or "that" ("Which of them ...?")
     selects: bool = False  # "Which one ...", "Which of them is ...": picks among the papers rather than asks each
     continues: bool = False  # nothing to look up, asked in a conversation, not of the collection: "Tell me more"
     clauses: list[str] = field(default_factory=list)
@@ -247,7 +245,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
         clauses=asked_clauses(question, pointers(question)),
         refers=bool(_REFERENCE.search(_COLLECTION.sub(" ", question))),
-        points_back=bool(_POINTING_BACK.search(_COLLECTION.sub(" ", question))),
+        points_back=bool(_PRONOUN.search(_COLLECTION.sub(" ", question))),
         selects=bool(_SELECTING.search(question)),
         mentions=len(set(linked.values())),
     )

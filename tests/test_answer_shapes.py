@@ -529,6 +529,8 @@ def llm_list_history(seed_assistant) -> list[Message]:
     ("What are the main themes of this collection?", "Which papers work with animals?", {"p01", "p09"}),
     ("Which papers are about large language models?", "Which papers study diffusion models?", {"p12", "p15"}),
     ("What is RISE about?", "Which papers involve reinforcement learning?", {"p02", "p07"}),
+    # "the model" is not a pointer back to the listed papers
+    ("Which papers are about large language models?", "Which papers evaluate the model on video?", {"p08", "p11"}),
 ])
 def test_a_which_papers_question_after_another_turn_lists_from_the_whole_collection(seed_assistant, first, question,
                                                                                     expected) -> None:
