@@ -222,6 +222,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     """
     names = NameIndex.of(papers)
     linked = _linked(question, names)
+    unnamed = _COLLECTION.sub(lambda m: " " * len(m.group(0)), question)  # "this collection" points at nothing said
     if acronyms:  # "Dynamic Gated Pathways" -> DGP; a label that is itself a long form still matches as written
         for pid, at in _linked(acronyms.shorten(question), names).items():
             linked.setdefault(pid, at)
@@ -241,11 +242,11 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         negated=bool(_NEGATED.search(_set_sentence(question))),
         alternatives=alternatives((clauses(question) or [question])[0], labels),
         carried=conversation_papers(history, names, 2 if _ORDINAL_REF.search(question) else 1)
-        if history and (not named or _points_back_first(question, linked)) else [],
+        if history and (not named or _points_back_first(unnamed, linked)) else [],
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
         clauses=asked_clauses(question, pointers(question)),
-        refers=bool(_REFERENCE.search(_COLLECTION.sub(" ", question))),
-        points_back=bool(_PRONOUN.search(_COLLECTION.sub(" ", question))),
+        refers=bool(_REFERENCE.search(unnamed)),
+        points_back=bool(_PRONOUN.search(unnamed)),
         selects=bool(_SELECTING.search(question)),
         mentions=len(set(linked.values())),
     )
@@ -277,11 +278,11 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     return plan
 
 
-def _points_back_first(question: str, linked: Mapping[str, int]) -> bool:
-    """Does the question point at the conversation by a pronoun before it names a paper ("How does it compare to
-    RISE?")? A pronoun after the name mostly refers to that name ("What does RISE say about its baselines?"), and
-    "the paper", "the authors" before one mostly lead up to it ("the authors of CoCHI")."""
-    unnamed = _COLLECTION.sub(lambda m: " " * len(m.group(0)), question)
+def _points_back_first(unnamed: str, linked: Mapping[str, int]) -> bool:
+    """Does the question (``unnamed``: its collection phrases blanked, positions kept) point at the conversation by
+    a pronoun before it names a paper ("How does it compare to RISE?")? A pronoun after the name mostly refers to
+    that name ("What does RISE say about its baselines?"), and "the paper", "the authors" before one mostly lead
+    up to it ("the authors of CoCHI")."""
     pointer = _PRONOUN.search(unnamed)
     return bool(pointer and linked and pointer.start() < min(linked.values()))
 
