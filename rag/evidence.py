@@ -81,6 +81,12 @@ _ACRONYM_IN_PARENS = re.compile(r"\(\s*([A-Z][A-Za-z0-9-]*[A-Z0-9]s?)\s*\)")
 _DEFINITION_REACH = 300  # characters before "(LLMs)" searched for its up to eight words (same pairs on 10,019 papers)
 
 
+# Phrasal verbs that only frame a question ("papers that touch on X", "I'm looking for papers that"): their verb
+# alone is a word of content elsewhere ("touch sensing", "look-ahead"), so the phrase goes, not the word.
+_FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing)?\s+(?:for|at|into)"
+                          r"|ha(?:ve|s)\s+(?:anything\s+)?to\s+do\s+with)\b", re.IGNORECASE)
+
+
 def content_terms(text: str, drop: Iterable[str] = ()) -> list[str]:
     """The question's content words, surface form, in order: stopwords, form words and ``drop`` removed.
 
@@ -89,7 +95,7 @@ def content_terms(text: str, drop: Iterable[str] = ()) -> list[str]:
     """
     dropped = {w.lower() for phrase in drop for w in words(phrase)}
     seen: dict[str, None] = {}
-    for word in map(_without_form_parts, words(text)):
+    for word in map(_without_form_parts, words(_FORM_PHRASE.sub(" ", text))):
         low = word.lower()
         if len(low) > 1 and low not in STOPWORDS and low not in FORM_WORDS and low not in dropped:
             seen.setdefault(word, None)

@@ -39,11 +39,14 @@ Expects = Literal["figure", "enumeration", "winner", "definition", "reason", "an
 MAX_NAME_PAPERS = 3  # a token found in more abstracts than this is a term, not a name
 
 # What a collection is a set of: its papers, or the methods they contribute ("Which methods ... are training-free?").
-_SET_NOUN = r"(?:papers|works|studies|articles|abstracts|publications|ones|methods|approaches|techniques|frameworks)"
+_SET_NOUN = (r"(?:papers|works|studies|articles|abstracts|publications|submissions|preprints|ones|methods|approaches"
+             r"|techniques|frameworks)")
 _SET_VALUED = re.compile(
-    rf"\b(?:which|what|list|name|find|show|enumerate|are\s+there|how\s+many|any)\b[^?.]*?\b{_SET_NOUN}\b"
+    rf"\b(?:which|what|list|name|find|show|enumerate|are\s+there|how\s+many|any|(?:looking|searching)\s+for)\b[^?.]*?"
+    rf"\b{_SET_NOUN}\b"
     r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
-    r"|\b(?:anything|everything)\s+(?:on|about|regarding|related\s+to|that|in\s+here)\b"
+    r"|\b(?:anything|everything)\s+(?:on|about|regarding|concerning|involving|covering|using|with|related\s+to|that"
+    r"|in\s+here)\b"
     r"|\bany\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b"
     rf"|\bamong\s+(?:the|these|those|all)\s+{_SET_NOUN}\b"
     r"|\bwhich\s+(?:of|among)\s+(?:them|these|those)\b(?!\s+(?:is|was|has|does)\b)"  # ("Which of them is": one)
@@ -94,7 +97,9 @@ _CHANGE_VERBS = (r"(?:reduce|improve|increase|decrease|cut|save|speed|accelerate
                  r"|lower|raise|boost|drop|shrink|grow|compress)\w*")
 _FIGURE = re.compile(
     r"\bhow\s+many\b|\bby\s+how\s+much\b|\bby\s+what\s+(?:margin|factor|amount|percentage)\b"
-    r"|\bhow\s+much\s+(?!(?:does|do|did|is|are|was|were|can|could|should|will|would)\b)\w+"
+    # ("based on how much the picture changes": a determiner after "how much" starts a clause, not an amount asked)
+    r"|\bhow\s+much\s+(?!(?:does|do|did|is|are|was|were|can|could|should|will|would|the|a|an|this|that|its|their"
+    r"|each|every)\b)\w+"
     rf"|\bhow\s+much\s+(?:does|do|did|can|could|will|would)\s+(?:[\w&+.-]+\s+){{1,4}}?{_CHANGE_VERBS}\b"
     r"|\bwhat\s+(?:is\s+the\s+|are\s+the\s+|was\s+the\s+)?(?:[\w-]+'s\s+)?(?:percentage|number|fraction|proportion|count"
     r"|amount|size|margin|speedup|speed-up|ratio)\b|\bpercentage\s+points?\b"

@@ -94,6 +94,10 @@ def test_the_name_index_finds_exactly_what_scanning_every_abstract_finds(seeds, 
     "What approaches cut GPU memory during fine-tuning?",
     "Anything about coral reef monitoring?",
     "Show me everything on speech recognition.",
+    "Anything involving coral reefs?",
+    "Anything with satellite imagery?",
+    "I'm looking for papers that forecast floods.",
+    "List the submissions that introduce a new benchmark.",  # "the submissions that ..." is the set, not one paper
 ])
 def test_questions_about_sets_of_papers_suggest_a_list(question) -> None:
     plan = plan_question(question, [])
@@ -416,6 +420,8 @@ def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
     ("What does GNN stand for?", "definition"),
     ("What is a grid graph?", "definition"),
     ("What is the role of the pointer decoder?", "any"),
+    # "how much" opening a clause ("based on how much the ... changes") is not an amount asked for
+    ("Which method merges tokens based on how much the predicted image changes between steps?", "any"),
     ("Where was the swarm deployed?", "any"),
     ("Which of GlowNet and TideFormer is better?", "any"),  # comparison, not a superlative
 ])
@@ -608,3 +614,14 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
     DPO dataset-curation paper instead of the bird-call benchmark."""
     plan = plan_question(question, seeds)
     assert not [phrase for phrase in plan.described if phrase.split()[-1] == "to"], plan.described
+
+
+@pytest.mark.parametrize(("question", "terms"), [
+    ("Which papers touch on coral reefs?", ["coral", "reefs"]),
+    ("I'm looking for papers that look at flood forecasts.", ["flood", "forecasts"]),
+    ("Which papers have anything to do with robots?", ["robots"]),
+    ("Which papers use touch sensing?", ["touch", "sensing"]),  # the word itself stays a content word
+    ("Which submissions study pruning?", ["pruning"]),
+])
+def test_framing_phrases_are_not_content_terms(question, terms) -> None:
+    assert plan_question(question, []).terms == terms
