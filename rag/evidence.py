@@ -83,7 +83,7 @@ _DEFINITION_REACH = 300  # characters before "(LLMs)" searched for its up to eig
 
 # Phrasal verbs that only frame a question ("papers that touch on X", "I'm looking for papers that"): their verb
 # alone is a word of content elsewhere ("touch sensing", "look-ahead"), so the phrase goes, not the word.
-_FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing)?\s+(?:for|at|into)"
+_FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing)?\s+(?:for|at|into)|bird'?s[- ]eye"
                           r"|ha(?:ve|s)\s+(?:anything\s+)?to\s+do\s+with)\b", re.IGNORECASE)
 
 

@@ -127,8 +127,23 @@ _SINGULAR_POINTER = re.compile(r"\b(?:it|its|the\s+(?:paper|method|model|work|on
                                r"|last))\b", re.IGNORECASE)
 # A question without content words asks about the whole collection with these ("What are the main themes?"), and
 # otherwise, in a conversation, continues it ("Tell me more", "Go on").
-_COLLECTION_WIDE = re.compile(r"\b(?:collection|corpus|conference|overview|themes?|topics?|areas?|fields?|landscape"
-                              r"|everything|all\s+(?:the\s+)?(?:papers|abstracts))\b", re.IGNORECASE)
+_COLLECTION_WIDE = re.compile(r"\b(?:collection|corpus|conference|proceedings|overview|themes?|topics?|trends?|areas?"
+                              r"|fields?|landscape|directions|everything|all\s+(?:the\s+)?(?:papers|abstracts)"
+                              r"|(?:kinds?|types?|sorts?)\s+of\s+(?:research|work|papers|problems|questions|topics)"
+                              r"|bird'?s[- ]eye|big\s+picture|lay\s+of\s+the\s+land)\b", re.IGNORECASE)
+# The words in which a question asks what a collection holds ("the hot topics", "the main research trends of this
+# year's conference"): none of them is a subject a paper could be about, so a question with only these (beside the
+# form words) asks for the overview.
+COLLECTION_TALK = frozenset(
+    "collection corpus conference proceedings venue track year years overview theme themes topic topics trend "
+    "trends area areas field fields landscape direction directions kind kinds type types sort sorts hot popular "
+    "current recent emerging recurring big biggest broad research work view picture land cluster group organize "
+    "organise categorize categorise".split())
+# The question's own wh-word asks for papers ("Which papers ...", "List the recent works ..."), not for something
+# about them ("What topics do the papers cover?").
+_WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|any)\s+(?:(?:of|among)\s+"
+                           rf"(?:the|these|those)\s+)?(?:[\w-]+\s+){{0,2}}?{_SET_NOUN}\b"
+                           r"|\b(?:any|a|some)\s+(?:paper|work|study|article|abstract|submission)\b", re.IGNORECASE)
 _OF_THESE_PAPERS = re.compile(r"\b(?:of|among)\s+(?:these|those)\s+(?:papers|abstracts|works|studies)\b",
                               re.IGNORECASE)
 _ELLIPSIS = re.compile(r"^\s*(?:(?:and\s+)?(?:what|how)\s+about|and)\s+\w", re.IGNORECASE)
@@ -198,6 +213,8 @@ class QuestionPlan:
     refers: bool = False  # uses a pronoun or "the paper": a cue that it leans on the conversation
     points_back: bool = False  # refers by a pronoun or an ordinal, not "the paper" or "that" ("Which of them ...?")
     selects: bool = False  # "Which one ...", "Which of them is ...": picks among the papers rather than asks each
+    collection_wide: bool = False  # asks about the collection ("the main themes", "this conference", "the trends")
+    wants_papers: bool = False  # its wh-word asks for papers: "Which papers ...", not "What topics do the papers ..."
     continues: bool = False  # nothing to look up, asked in a conversation, not of the collection: "Tell me more"
     clauses: list[str] = field(default_factory=list)
     set_phrase: str = ""  # "the vision papers" -> "vision": the set a question asks something of
@@ -208,6 +225,14 @@ class QuestionPlan:
     def criterion(self) -> str:
         """What a listed paper must be about, as text: "diffusion models"."""
         return self.set_phrase or " ".join(self.terms)
+
+    @property
+    def topic_terms(self) -> list[str]:
+        """The terms that could say what papers are about: those of a question asking about the collection
+        ("What are the hot topics of this conference?") lose the words of that asking."""
+        if not self.collection_wide:
+            return self.terms
+        return [t for t in self.terms if t.lower() not in COLLECTION_TALK]
 
     @property
     def asked_terms(self) -> list[str]:
@@ -253,6 +278,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         refers=bool(_REFERENCE.search(unnamed)),
         points_back=bool(_PRONOUN.search(unnamed)),
         selects=bool(_SELECTING.search(question)),
+        collection_wide=bool(_COLLECTION_WIDE.search(question)),
+        wants_papers=bool(_WANTS_PAPERS.search(question)),
         mentions=len(set(linked.values())),
     )
     if not named:
@@ -335,10 +362,10 @@ def suggested_kind(plan: QuestionPlan) -> Kind:
         return "compare"
     if pointed == 1 and not subject_terms(plan) and plan.expects == "any":
         return "summary"
+    if not pointed and not plan.topic_terms and not plan.continues and words(plan.question):
+        return "overview"  # (a question in a script we can't read has no words at all: not an overview)
     if plan.set_valued and not pointed:
         return "list"
-    if not pointed and not plan.terms and not plan.continues and words(plan.question):
-        return "overview"  # (a question in a script we can't read has no words at all: not an overview)
     return "fact"
 
 

@@ -712,3 +712,35 @@ def test_an_extractive_answer_encodes_nothing_but_question_text(seed_assistant, 
     answer = seed_assistant.answer(question)
     assert answer.support and all(s.supported for s in answer.support), answer.support
     assert encoded == [], encoded
+
+
+# --------------------------------------------------------------------------- the overview, decided by evidence
+
+
+@pytest.mark.parametrize("question", [
+    "What are the main themes of this conference?",
+    "What are the hot topics?",
+    "What kinds of research are in this collection?",
+    "What research directions does this collection represent?",  # "represent": in no sentence's meaning
+    "What kinds of problems do these abstracts tackle?",  # "problems": in six abstracts, a subject of none
+    "Cluster the papers by topic.",
+])
+def test_questions_about_the_whole_collection_get_the_overview(seed_assistant, question) -> None:
+    """Only "Give me an overview of the main themes"-like wording got the overview before; these were refused
+    ("The abstracts in this corpus don't answer this question.") or answered with one paper's sentence."""
+    answer = seed_assistant.answer(question)
+    assert answer.to_dict()["question_kind"] == "overview", answer.text
+    assert len(cited_ids(answer)) > 19 // 2, answer.text
+
+
+@pytest.mark.parametrize("question", [
+    "What does this conference say about quantum computing?",  # a subject no abstract has: nothing matches
+    "Does any paper in the collection study climate?",
+    "What are the trends in federated learning here?",
+    "Who are the authors in this collection?",  # bibliographic: the abstracts do not say
+    "Which papers in the collection study diffusion models?",
+    "What are the main findings about calibration in this collection?",
+])
+def test_a_subject_or_a_bibliographic_field_asked_of_the_collection_is_no_overview(seed_assistant, question) -> None:
+    answer = seed_assistant.answer(question)
+    assert answer.to_dict()["question_kind"] != "overview", answer.text

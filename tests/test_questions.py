@@ -625,3 +625,20 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
 ])
 def test_framing_phrases_are_not_content_terms(question, terms) -> None:
     assert plan_question(question, []).terms == terms
+
+
+@pytest.mark.parametrize(("question", "wants"), [
+    ("Which recent papers study pruning?", True),
+    ("Does any paper in the collection study climate?", True),
+    ("List the works that release code.", True),
+    ("What topics do the papers cover?", False),  # asks for topics, not for papers
+    ("What kinds of problems do these abstracts tackle?", False),
+])
+def test_wants_papers_when_the_wh_word_asks_for_papers(question, wants) -> None:
+    assert plan_question(question, []).wants_papers is wants
+
+
+def test_the_talk_of_collections_is_no_topic() -> None:
+    plan = plan_question("What are the hot research trends of this conference in robotics?", [])
+    assert plan.collection_wide and plan.topic_terms == ["robotics"]
+    assert plan_question("Which papers use hot water?", []).topic_terms == ["hot", "water"]  # not about the collection
