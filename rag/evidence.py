@@ -42,7 +42,9 @@ from .types import Evidence, Role, Source
 METADATA_WORDS = frozenset(
     ["author", "authors", "affiliation", "affiliations", "institution", "institutions", "university", "universities",
      "lab", "labs", "funding", "funded", "funder", "grant", "grants", "email", "emails", "venue", "published",
-     "publication", "acknowledgments", "license", "licence", "licensed", "licenses", "copyright"]
+     "publication", "acknowledgments", "license", "licence", "licensed", "licenses", "copyright",
+     # the conference's process, which no abstract reports
+     "submission", "submissions", "reviewer", "reviewers", "acceptance", "award", "awards", "rebuttal"]
 )
 # A bibliographic word that is the subject of a verb or possessive ("the authors confirm", "the authors' fix",
 # "the authors of V33DA verify") points at the paper, like "paper" does; asked for ("the authors of X?",

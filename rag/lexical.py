@@ -40,7 +40,6 @@ STOPWORDS = frozenset(bm25s.stopwords.STOPWORDS_EN) | frozenset(
 # never content to be matched, shown as matched, or reported missing ("papers", "compare", ...).
 FORM_WORDS = frozenset(
     "paper papers work works study studies article articles abstract abstracts publication publications "
-    "submission submissions preprint preprints "
     "collection corpus set list lists name names show find give tell describe explain summarize summarise "
     "summary summaries overview gist tldr tl dr compare compared comparing comparison contrast differ "
     "differs difference differences different similar similarity similarities common versus vs "

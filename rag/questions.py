@@ -260,8 +260,10 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
     # so an answer can say no abstract mentions it.
     labels = [names.by_id[pid].label for pid in named] + [t for t in name_tokens(question) if names.containing(t)]
+    # Not asked about either: the noun a question asks for ("Which submissions study pruning?") is the answer's.
+    unasked = labels + [m.group(0).split()[-1] for m in _WANTS_PAPERS.finditer(question)]
     described = described_parts(question, named, names)
-    terms = content_terms(question, drop=labels + referring_words(question))
+    terms = content_terms(question, drop=unasked + referring_words(question))
     count, noun = listed_count(question)
     noun = noun or counted_noun(question)
     plan = QuestionPlan(
@@ -270,7 +272,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
                    if len(holders := names.containing(names.by_id[pid].label)) > MAX_NAME_PAPERS},
         set_valued=bool(_SET_VALUED.search(question)) and not named,
         negated=bool(_NEGATED.search(_set_sentence(question))),
-        alternatives=alternatives((clauses(question) or [question])[0], labels),
+        alternatives=alternatives((clauses(question) or [question])[0], unasked),
         carried=conversation_papers(history, names, 2 if _ORDINAL_REF.search(question) else 1)
         if history and (not named or _points_back_first(unnamed, linked)) else [],
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
@@ -303,9 +305,9 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     if plan.set_valued and plan.negated and not plan.set_phrase:
         plan.set_phrase = _negated_set(question)
     if plan.set_phrase:
-        plan.alternatives = alternatives(plan.set_phrase, labels)
+        plan.alternatives = alternatives(plan.set_phrase, unasked)
     if plan.set_valued and not plan.negated and not plan.set_phrase:
-        plan.conjuncts = conjuncts(question, labels)
+        plan.conjuncts = conjuncts(question, unasked)
     plan.kind = suggested_kind(plan)
     return plan
 
@@ -527,8 +529,8 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     parts = []
     for match in _pointing(question):
         phrase = " ".join(g for g in match.groups() if g).strip(" ,?.")
-        if _only_pointing(phrase):
-            continue  # "the paper", "the second paper": a pointer, not a description
+        if _only_pointing(phrase) or re.match(rf"{_SET_NOUN}\b", phrase, re.IGNORECASE):
+            continue  # "the paper", "the second paper": a pointer; "the submissions that ...": the asked-for set
         if _names_one_of(phrase, named, names):
             continue  # "the IndRM causal-parents paper", "the cfDNA study": already linked by name
         parts.append(phrase)

@@ -744,3 +744,14 @@ def test_questions_about_the_whole_collection_get_the_overview(seed_assistant, q
 def test_a_subject_or_a_bibliographic_field_asked_of_the_collection_is_no_overview(seed_assistant, question) -> None:
     answer = seed_assistant.answer(question)
     assert answer.to_dict()["question_kind"] != "overview", answer.text
+
+
+@pytest.mark.parametrize("question", [
+    "How many submissions did NeurIPS 2026 receive in total?",
+    "Which of these papers won a best paper award?",
+    "What was the acceptance rate this year?",
+])
+def test_the_conference_process_is_not_in_the_abstracts(seed_assistant, question) -> None:
+    """The count of submissions was answered with the Token Hypothesis's "how many positions" sentence."""
+    answer = seed_assistant.answer(question)
+    assert not cited_ids(answer), answer.text
