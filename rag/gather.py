@@ -227,6 +227,12 @@ class Gatherer:
             if listed is not None:
                 listed.among = len(listed_scope.ids)
                 return listed
+        if not pointed and plan.kind == "fact" and plan.of_a_set and plan.topic_terms:
+            described = self._list(plan, scope, k)  # "Summarize the papers about diffusion": that set, by a list's bar
+            if described is not None and len(described.members) > MAX_COMPARED:
+                return described
+            if described is not None and len(described.members) >= 2:
+                return self._compare(plan, [m.paper_id for m in described.members], scope, k)
         if len(pointed) >= 2 and (plan.kind == "compare" or not subject_terms(plan) and plan.expects == "any"):
             return self._compare(plan, pointed[:MAX_COMPARED], scope, k)
         if len(pointed) == 1 and not subject_terms(plan) and plan.expects == "any":

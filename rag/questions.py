@@ -144,6 +144,10 @@ COLLECTION_TALK = frozenset(
 _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|any)\s+(?:(?:of|among)\s+"
                            rf"(?:the|these|those)\s+)?(?:[\w-]+\s+){{0,2}}?{_SET_NOUN}\b"
                            r"|\b(?:any|a|some)\s+(?:paper|work|study|article|abstract|submission)\b", re.IGNORECASE)
+# A definite plural set of papers ("the diffusion papers", "the papers about RL") that a question asks something of
+# ("Summarize the papers about diffusion", "tl;dr of the causal inference papers?"); not a counted one ("the two").
+_DEFINITE_SET = re.compile(rf"\b(?:the|these|those|all(?:\s+the)?)\s+(?!(?:two|three|four|five|most)\b)"
+                           rf"(?:[\w&+-]+\s+){{0,3}}?{_SET_NOUN}\b", re.IGNORECASE)
 _OF_THESE_PAPERS = re.compile(r"\b(?:of|among)\s+(?:these|those)\s+(?:papers|abstracts|works|studies)\b",
                               re.IGNORECASE)
 _ELLIPSIS = re.compile(r"^\s*(?:(?:and\s+)?(?:what|how)\s+about|and)\s+\w", re.IGNORECASE)
@@ -215,6 +219,7 @@ class QuestionPlan:
     selects: bool = False  # "Which one ...", "Which of them is ...": picks among the papers rather than asks each
     collection_wide: bool = False  # asks about the collection ("the main themes", "this conference", "the trends")
     wants_papers: bool = False  # its wh-word asks for papers: "Which papers ...", not "What topics do the papers ..."
+    of_a_set: bool = False  # asks something of a set of papers it describes: "Summarize the papers about diffusion"
     continues: bool = False  # nothing to look up, asked in a conversation, not of the collection: "Tell me more"
     clauses: list[str] = field(default_factory=list)
     set_phrase: str = ""  # "the vision papers" -> "vision": the set a question asks something of
@@ -282,6 +287,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         selects=bool(_SELECTING.search(question)),
         collection_wide=bool(_COLLECTION_WIDE.search(question)),
         wants_papers=bool(_WANTS_PAPERS.search(question)),
+        of_a_set=bool(_DEFINITE_SET.search(question)) and not named,
         mentions=len(set(linked.values())),
     )
     if not named:

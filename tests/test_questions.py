@@ -642,3 +642,13 @@ def test_the_talk_of_collections_is_no_topic() -> None:
     plan = plan_question("What are the hot research trends of this conference in robotics?", [])
     assert plan.collection_wide and plan.topic_terms == ["robotics"]
     assert plan_question("Which papers use hot water?", []).topic_terms == ["hot", "water"]  # not about the collection
+
+
+@pytest.mark.parametrize(("question", "of_a_set"), [
+    ("Summarize the papers about diffusion.", True),
+    ("tl;dr of the causal inference papers?", True),
+    ("How do the two papers differ?", False),  # counted: the conversation's or described by number
+    ("Summarize the paper about diffusion.", False),  # one paper: a description
+])
+def test_a_question_asked_of_a_described_set(question, of_a_set) -> None:
+    assert plan_question(question, []).of_a_set is of_a_set
