@@ -165,6 +165,18 @@ def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Matc
     return Composed("\n".join(lines), evidence)
 
 
+def similar_papers(label: str, members: Sequence[Match], sources: Sequence[Source]) -> Composed:
+    """The papers closest to one paper, closest first, each with its sentence nearest to that paper's."""
+    by_paper = {s.paper.id: s for s in sources}
+    members = [m for m in members if m.paper_id in by_paper]
+    if not members:
+        return Composed(f"No other paper in the corpus is close to {label}.", [], refused=True)
+    lines = [f"The {len(members)} papers closest to {label}, each with its sentence nearest to {label}'s abstract:", ""]
+    evidence: list[Evidence] = []
+    lines += [f"{i}. {_list_line(m, by_paper[m.paper_id], evidence)}" for i, m in enumerate(members, 1)]
+    return Composed("\n".join(lines), evidence)
+
+
 def _list_line(match: Match, source: Source, evidence: list[Evidence]) -> str:
     evidence.append(Evidence(source.number, match.paper_id, match.sentence, match.score, 0.0))
     return f"{_heading(source)}: {cite(match.sentence.text, source.number)}"
@@ -277,6 +289,8 @@ def overview(topics: Sequence[tuple[list[str], list[str], int]], evidence: Seque
 def compose(gathered: Gathered, limit: int) -> Composed:
     """The extractive answer for a gathered, decided shape."""
     sources = gathered.sources
+    if gathered.kind == "list" and gathered.similar_to:
+        return similar_papers(gathered.similar_to, gathered.members, sources)
     if gathered.kind == "list":
         return paper_list(gathered.criterion, gathered.members, gathered.possible, sources, gathered.negated,
                           gathered.matched_total, gathered.within, gathered.among)

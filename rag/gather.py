@@ -104,6 +104,7 @@ LIST_POOL = 100  # ... of this many candidates
 MAX_COMPARED = 4  # a comparison table has at most this many rows
 COMMON_SHARE = 0.25  # chosen: a word in more than a quarter of the abstracts is too common to tell papers apart
 OVERVIEW_PER_TOPIC = 5  # papers shown under each topic of an overview
+MAX_SIMILAR = 3  # "papers similar to X" shows this many, closest first (chosen: a fifth of the seeds, not tuned)
 # What asking for an overview reads like, in general words: a question this close to one of them (OVERVIEW_SIMILAR),
 # whose own words single out no papers, gets the overview ("Break the collection down by topic"). The bars were chosen
 # on 24 overview questions I wrote, 10 hard negatives ("What does this conference say about quantum computing?") and
@@ -180,6 +181,7 @@ class Gathered:
     collection_size: int = 0
     among: int = 0  # a list scored among only these many papers (the last answer's or the selection), not the corpus
     shared: dict[str, list[str]] = field(default_factory=dict)
+    similar_to: str = ""  # the paper a list of its closest papers is about ("Find papers similar to DaTMe")
 
 
 class Gatherer:
@@ -219,6 +221,8 @@ class Gatherer:
         self.embedder.embed_queries(self._texts_to_embed(plan))
         pointed = self._pointed(plan, history, scope)
         among = plan.followup and len(pointed) > 1  # "Which of them ...?" after a list: the list among its papers
+        if plan.similar and len(pointed) == 1:
+            return self._similar(plan, pointed[0], scope, k)
         if plan.kind == "overview" and not pointed or not pointed and self._about_the_collection(plan, scope):
             return self._overview(plan, scope)
         if plan.kind == "list" and (not pointed or among):  # (of one paper, "them" are its models or datasets)
@@ -556,6 +560,26 @@ class Gatherer:
         ranked = self.retriever.rank(self.scorer.acronyms.expand(plan.criterion), paper_ids=scope.ids,
                                      mode=self.mode, pool=LIST_POOL, filters=scope.filters)
         return [self.papers[s.paper_id] for s in ranked[:LIST_POOL] if s.paper_id not in scope.avoided]
+
+    def _similar(self, plan: QuestionPlan, pid: str, scope: Scope, k: int) -> Gathered:
+        """The papers whose abstracts retrieve best for this paper's abstract, each with its sentence closest to
+        any of this paper's sentences: what the two share."""
+        paper = self.papers[pid]
+        ranked = [s.paper_id for s in self.retriever.rank(paper.text, paper_ids=scope.ids, mode=self.mode,
+                                                          filters=scope.filters)
+                  if s.paper_id != pid and s.paper_id not in scope.avoided][:MAX_SIMILAR]
+        banked = self.scorer.bank.get([paper, *(self.papers[other] for other in ranked)])
+        own = banked[pid].vectors
+        members = []
+        for other in ranked:
+            entry = banked[other]
+            if entry.sentences and len(own):
+                closeness = (entry.vectors @ own.T).max(axis=1)
+                best = int(np.argmax(closeness))
+                members.append(Match(other, entry.sentences[best], float(closeness[best])))
+        gathered = Gathered("list", [], [pid], [], members, [], matched_total=len(members), similar_to=paper.label)
+        gathered.sources = self.sources(plan.query, [m.paper_id for m in members] + [pid], scope, k)
+        return gathered
 
     def _compare(self, plan: QuestionPlan, pointed: list[str], scope: Scope, k: int) -> Gathered:
         sources = self.sources(plan.query, pointed, scope, len(pointed))

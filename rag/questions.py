@@ -144,6 +144,11 @@ COLLECTION_TALK = frozenset(
 _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|any)\s+(?:(?:of|among)\s+"
                            rf"(?:the|these|those)\s+)?(?:[\w-]+\s+){{0,2}}?{_SET_NOUN}\b"
                            r"|\b(?:any|a|some)\s+(?:paper|work|study|article|abstract|submission)\b", re.IGNORECASE)
+# Asking for the papers like one paper ("Find papers similar to DaTMe", "What else is like V33DA?").
+_SIMILAR = re.compile(r"\b(?:similar|related|comparable|closest|close|akin|analogous)\s+(?:to|with)\b"
+                      r"|\b(?:papers?|works?|ones?|anything|something|else)\s+(?:(?:is|are)\s+)?like\b"
+                      r"|\bmore\s+like\b", re.IGNORECASE)
+_ASKING_ELSE = re.compile(r"\b(?:else|other|recommend|suggest)\b", re.IGNORECASE)
 # A definite plural set of papers ("the diffusion papers", "the papers about RL") that a question asks something of
 # ("Summarize the papers about diffusion", "tl;dr of the causal inference papers?"); not a counted one ("the two").
 _DEFINITE_SET = re.compile(rf"\b(?:the|these|those|all(?:\s+the)?)\s+(?!(?:two|three|four|five|most)\b)"
@@ -220,6 +225,7 @@ class QuestionPlan:
     collection_wide: bool = False  # asks about the collection ("the main themes", "this conference", "the trends")
     wants_papers: bool = False  # its wh-word asks for papers: "Which papers ...", not "What topics do the papers ..."
     of_a_set: bool = False  # asks something of a set of papers it describes: "Summarize the papers about diffusion"
+    similar: bool = False  # asks for the papers like the one it names: "Find papers similar to DaTMe"
     continues: bool = False  # nothing to look up, asked in a conversation, not of the collection: "Tell me more"
     clauses: list[str] = field(default_factory=list)
     set_phrase: str = ""  # "the vision papers" -> "vision": the set a question asks something of
@@ -288,6 +294,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         collection_wide=bool(_COLLECTION_WIDE.search(question)),
         wants_papers=bool(_WANTS_PAPERS.search(question)),
         of_a_set=bool(_DEFINITE_SET.search(question)) and not named,
+        similar=bool(_SIMILAR.search(question) and (_WANTS_PAPERS.search(question) or _ASKING_ELSE.search(question))),
         mentions=len(set(linked.values())),
     )
     if not named:

@@ -768,3 +768,30 @@ def test_a_described_set_of_papers_is_compared(seed_assistant, question, papers)
     answer = seed_assistant.answer(question)
     assert answer.to_dict()["question_kind"] == "compare", answer.text
     assert set(cited_ids(answer)) == papers, answer.text
+
+
+@pytest.mark.parametrize(("question", "paper"), [
+    ("Find papers similar to DaTMe.", "p12"),
+    ("Which papers are related to CoCHI?", "p04"),
+    ("Are there other papers like the zebra finch benchmark?", "p10"),  # described, not named
+])
+def test_papers_like_one_paper_are_its_closest_papers_each_with_a_shared_sentence(seed_assistant, question,
+                                                                                    paper) -> None:
+    """ "Find papers similar to DaTMe" quoted DaTMe itself. Now: its nearest papers, each quoting its own sentence
+    closest to DaTMe's abstract, never the paper itself."""
+    answer = seed_assistant.answer(question)
+    assert_citations_valid(answer)
+    listed = [pid for pid, _ in paragraphs_of_list(answer.text)]
+    assert len(listed) == 3 and paper not in listed, answer.text
+    assert set(cited_ids(answer)) == set(listed)
+    for pid, body in paragraphs_of_list(answer.text):
+        assert unmarked(body) in " ".join(seed_assistant.by_id[pid].text.split()), (pid, body)
+
+
+def paragraphs_of_list(text: str) -> list[tuple[str, str]]:
+    return [(m["id"], m["body"]) for line in text.splitlines() if (m := ITEM_HEAD.match(line))]
+
+
+def test_whether_a_paper_is_like_another_is_no_request_for_papers(seed_assistant) -> None:
+    answer = seed_assistant.answer("Is DaTMe similar to ToMe?")
+    assert cited_ids(answer) == ["p12"], answer.text

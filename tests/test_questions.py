@@ -652,3 +652,14 @@ def test_the_talk_of_collections_is_no_topic() -> None:
 ])
 def test_a_question_asked_of_a_described_set(question, of_a_set) -> None:
     assert plan_question(question, []).of_a_set is of_a_set
+
+
+@pytest.mark.parametrize(("question", "similar"), [
+    ("Find papers similar to GlowNet.", True),
+    ("What else is like GlowNet?", True),
+    ("Recommend work related to the flood paper.", True),
+    ("Is GlowNet similar to TideFormer?", False),  # whether two are alike: no papers asked for
+    ("How is GlowNet related to forecasting?", False),
+])
+def test_asking_for_papers_like_one(question, similar) -> None:
+    assert plan_question(question, []).similar is similar
