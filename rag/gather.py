@@ -45,7 +45,7 @@ from .evidence import (
     words,
 )
 from .filters import Filters
-from .lexical import FORM_WORDS
+from .lexical import FORM_WORDS, stem
 from .questions import (
     Kind,
     QuestionPlan,
@@ -425,6 +425,11 @@ class Gatherer:
         text = " ".join(p.text for p in papers) if absent else ""
         return {t: abbreviated(t, plan.question, text) for t in absent}
 
+    def _rarest(self, phrase: str) -> str:
+        """The phrase's word the corpus uses least (one it never uses first)."""
+        weights = self.scorer.weights
+        return max(words(phrase), key=lambda w: (stem(w) not in weights, weights(stem(w))), default=phrase)
+
     def _not_stated(self, plan: QuestionPlan, relevant: list[str], gathered: Gathered,
                     asked: Sequence[str]) -> Missing | None:
         """What the evidence lacks, or None when the answer is there.
@@ -437,10 +442,17 @@ class Gatherer:
         labels = [self.papers[pid].label for pid in (gathered.focus or relevant[:1])]
         label_words = {w.lower() for w in words(" ".join(labels))}
         have = {t.lower() for t in asked}
-        compared = [t for t in compared_against(plan.question) if t.lower() not in have]
-        specific = [t for t in [*asked, *compared] if t.lower() not in label_words]
-        absent = [t for t, short in self._absent(plan, specific, [self.papers[pid] for pid in relevant]).items()
-                  if not short]
+        papers = [self.papers[pid] for pid in relevant]
+        specific = [t for t in asked if t.lower() not in label_words]
+        absent = [t for t, short in self._absent(plan, specific, papers).items() if not short]
+        # What a paper is measured against is absent when its rarest word is ("gradient checkpointing": the
+        # abstract has "gradients", not "checkpointing"; "the PC algorithm": no "PC"); a common word alone does
+        # not make a paper mention a method.
+        missing = [t for t in compared_against(plan.question)
+                   if t.lower() not in have and t.lower() not in label_words
+                   and self.scorer.absent_terms([self._rarest(t)], papers)]
+        within = {w.lower() for t in missing for w in words(t)}  # "Dense Connector", not also "Dense", "Connector"
+        absent = [t for t in absent if t.lower() not in within] + missing
         if absent:
             return Missing("terms", labels, absent)
         if plan.expects not in ("figure", "enumeration", "winner"):

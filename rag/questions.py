@@ -144,10 +144,11 @@ COLLECTION_TALK = frozenset(
 _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|any)\s+(?:(?:of|among)\s+"
                            rf"(?:the|these|those)\s+)?(?:[\w-]+\s+){{0,2}}?{_SET_NOUN}\b"
                            r"|\b(?:any|a|some)\s+(?:paper|work|study|article|abstract|submission)\b", re.IGNORECASE)
-# Asking for the papers like one paper ("Find papers similar to DaTMe", "What else is like V33DA?").
-_SIMILAR = re.compile(r"\b(?:similar|related|comparable|closest|close|akin|analogous)\s+(?:to|with)\b"
-                      r"|\b(?:papers?|works?|ones?|anything|something|else)\s+(?:(?:is|are)\s+)?like\b"
-                      r"|\bmore\s+like\b", re.IGNORECASE)
+# Asking for the papers like one paper: phrases that ask for papers themselves ("Anything similar?", "What else is
+# like V33DA?", "similar papers"), or a relation ("similar to", "related to") in a question asking for papers.
+_LIKE_REQUEST = re.compile(r"\b(?:papers?|works?|ones?|anything|something|else)\s+(?:(?:is|are)\s+)?(?:like|similar)\b"
+                           r"|\bmore\s+like\b|\bsimilar\s+(?:papers|works|ones|studies|abstracts)\b", re.IGNORECASE)
+_RELATED = re.compile(r"\b(?:similar|related|comparable|closest|close|akin|analogous)\s+(?:to|with)\b", re.IGNORECASE)
 _ASKING_ELSE = re.compile(r"\b(?:else|other|recommend|suggest)\b", re.IGNORECASE)
 # A definite plural set of papers ("the diffusion papers", "the papers about RL") that a question asks something of
 # ("Summarize the papers about diffusion", "tl;dr of the causal inference papers?"); not a counted one ("the two").
@@ -294,7 +295,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         collection_wide=bool(_COLLECTION_WIDE.search(question)),
         wants_papers=bool(_WANTS_PAPERS.search(question)),
         of_a_set=bool(_DEFINITE_SET.search(question)) and not named,
-        similar=bool(_SIMILAR.search(question) and (_WANTS_PAPERS.search(question) or _ASKING_ELSE.search(question))),
+        similar=bool(_LIKE_REQUEST.search(question) or _RELATED.search(question)
+                     and (_WANTS_PAPERS.search(question) or _ASKING_ELSE.search(question))),
         mentions=len(set(linked.values())),
     )
     if not named:
@@ -715,12 +717,18 @@ def narrow_carried(question: str, carried: Sequence[str]) -> list[str]:
 def compared_against(question: str) -> list[str]:
     """What a question measures a paper against: "How does CoCHI compare with temperature scaling in ECE?" ->
     ["temperature scaling"]. Its absence from the paper's abstract is what the answer must say."""
-    return [" ".join(content_terms(m.group(1))) for m in _AGAINST.finditer(question) if content_terms(m.group(1))]
+    named = [m for m in _BEATEN.finditer(question) if re.search(r"[A-Z]", m.group(1))]
+    return [" ".join(content_terms(m.group(1))) for m in [*_AGAINST.finditer(question), *named]
+            if content_terms(m.group(1))]
 
 
+_AGAINST_PHRASE = r"((?:(?!(?:in|on|for|at|across|under|when|by|regarding|and|or)\b(?!-))[\w&+.'-]+\s*){1,5})"
 _AGAINST = re.compile(r"\b(?:compare[sd]?|comparing|fares?|stacks?\s+up)\s+(?:\w+\s+){0,2}?(?:with|to|against)\s+"
-                      r"((?:(?!(?:in|on|for|at|across|under|when|by|regarding|and|or)\b(?!-))[\w&+.'-]+\s*){1,5})",
-                      re.IGNORECASE)
+                      + _AGAINST_PHRASE, re.IGNORECASE)
+# "Does IndRM beat the PC algorithm?": a method beaten, when named ("peer learning beats learning alone" describes
+# a finding in other words, and its absent words are no missing method).
+_BEATEN = re.compile(r"\b(?:beats?|outperform(?:s|ed)?|surpass(?:es|ed)?|versus|vs\.?)\s+(?:the\s+)?" + _AGAINST_PHRASE,
+                     re.IGNORECASE)
 
 
 def exclusion_phrase(question: str) -> str | None:

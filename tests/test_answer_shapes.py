@@ -795,3 +795,19 @@ def paragraphs_of_list(text: str) -> list[tuple[str, str]]:
 def test_whether_a_paper_is_like_another_is_no_request_for_papers(seed_assistant) -> None:
     answer = seed_assistant.answer("Is DaTMe similar to ToMe?")
     assert cited_ids(answer) == ["p12"], answer.text
+
+
+@pytest.mark.parametrize(("question", "missing"), [
+    ("Does IndRM beat the PC algorithm on real-world benchmarks?", "PC algorithm"),
+    ("How does the Token Hypothesis compare against gradient checkpointing in memory savings?",
+     "gradient checkpointing"),  # the abstract says "gradients", never "checkpointing"
+])
+def test_a_method_the_abstract_never_mentions_is_not_stated(seed_assistant, question, missing) -> None:
+    answer = seed_assistant.answer(question)
+    assert answer.refused and f'"{missing}"' in answer.text.split("\n")[0], answer.text
+
+
+def test_a_finding_told_in_other_words_is_no_missing_method(seed_assistant) -> None:
+    """ "beats learning alone" describes Selective Social Learning's finding; its words are not a method to find."""
+    answer = seed_assistant.answer("Under what conditions does social learning beat learning alone in the MARL paper?")
+    assert not answer.refused and cited_ids(answer)[:1] == ["p02"], answer.text

@@ -658,6 +658,8 @@ def test_a_question_asked_of_a_described_set(question, of_a_set) -> None:
     ("Find papers similar to GlowNet.", True),
     ("What else is like GlowNet?", True),
     ("Recommend work related to the flood paper.", True),
+    ("I liked the flood paper. Anything similar?", True),
+    ("Any similar papers to GlowNet?", True),
     ("Is GlowNet similar to TideFormer?", False),  # whether two are alike: no papers asked for
     ("How is GlowNet related to forecasting?", False),
 ])
