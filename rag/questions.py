@@ -78,7 +78,8 @@ _DESCRIPTION_WORD = rf"{_WORD_WHOLE}(?![,;:?.]|\s+(?:and|with|vs\.?|versus|or)\s
 _ON = r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b)[\w&+.'-]+\s*){1,6}))?"
 _DESCRIBED = re.compile(
     # ("the dataset built to work out ...": "work" after "to" is a verb, not the head noun)
-    rf"(?i:\bthe\s+((?:{_DESCRIPTION_WORD}\s+){{0,6}}?{_WORD_WHOLE})\s+(?<!\bto\s)"
+    # ("the tabular foundation model / ancestry paper": a slash joins two words of one description)
+    rf"(?i:\bthe\s+((?:{_DESCRIPTION_WORD}(?:\s+|\s*/\s*)){{0,6}}?{_WORD_WHOLE})\s+(?<!\bto\s)"
     r"(?:paper|abstract|article|study|work|benchmark|one)\b)"
     rf"{_ON}"
     rf"|(?i:\bthe\s+(?:paper|work|study|one)\s+(?:on|about|of|that\s+\w+|which\s+\w+)\s+"

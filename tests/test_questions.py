@@ -665,3 +665,8 @@ def test_a_question_asked_of_a_described_set(question, of_a_set) -> None:
 ])
 def test_asking_for_papers_like_one(question, similar) -> None:
     assert plan_question(question, []).similar is similar
+
+
+def test_a_slash_joins_two_words_of_one_description() -> None:
+    plan = plan_question("How do the flood paper and the reef / coral paper differ?", [])
+    assert plan.described == ["flood", "reef / coral"] and plan.kind == "compare", plan
