@@ -668,5 +668,6 @@ def test_asking_for_papers_like_one(question, similar) -> None:
 
 
 def test_a_slash_joins_two_words_of_one_description() -> None:
-    plan = plan_question("How do the flood paper and the reef / coral paper differ?", [])
-    assert plan.described == ["flood", "reef / coral"] and plan.kind == "compare", plan
+    plan = plan_question("The flood paper and the reef model / coral paper both touch genomics. How do their "
+                         "analyses compare?", [])
+    assert plan.described == ["flood", "reef model / coral"] and plan.kind == "compare", plan
