@@ -325,7 +325,7 @@ class Gatherer:
         ("Which of them ..."). Nor is a question that does not point back bound to more papers than a comparison
         holds: those came from a list or an overview, so they answer about as well as the corpus by being most of it.
         """
-        if plan.kind == "list":
+        if plan.kind == "list" or plan.of_a_set and plan.topic_terms:  # ("Summarize the papers about diffusion")
             return plan.points_back
         if len(plan.carried) > MAX_COMPARED and not plan.refers:
             return False

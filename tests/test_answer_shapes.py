@@ -811,3 +811,15 @@ def test_a_finding_told_in_other_words_is_no_missing_method(seed_assistant) -> N
     """ "beats learning alone" describes Selective Social Learning's finding; its words are not a method to find."""
     answer = seed_assistant.answer("Under what conditions does social learning beat learning alone in the MARL paper?")
     assert not answer.refused and cited_ids(answer)[:1] == ["p02"], answer.text
+
+
+def test_a_described_set_asks_the_collection_even_in_a_conversation(seed_assistant) -> None:
+    """After a list that held one diffusion paper among others, "the papers about diffusion" had been answered
+    from that list's four papers; "these papers" then still means the ones just compared."""
+    history: list[Message] = []
+    for question in ("Find papers similar to DaTMe.", "Summarize the papers about diffusion."):
+        answer = seed_assistant.answer(question, history=history)
+        history += [Message("user", question), Message("assistant", answer.text)]
+    assert set(cited_ids(answer)) == {"p12", "p15"}, answer.text
+    again = seed_assistant.answer("Compare these papers.", history=history)
+    assert set(cited_ids(again)) == {"p12", "p15"}, again.text
