@@ -590,7 +590,8 @@ class Gatherer:
                 best = int(np.argmax(closeness))
                 members.append(Match(other, entry.sentences[best], float(closeness[best])))
         gathered = Gathered("list", [], [pid], [], members, [], matched_total=len(members), similar_to=paper.label)
-        gathered.sources = self.sources(plan.query, [m.paper_id for m in members] + [pid], scope, k)
+        # (scored against the paper's abstract: a source's relevance is its closeness to that paper)
+        gathered.sources = self.sources(paper.text, [m.paper_id for m in members] + [pid], scope, k)
         return gathered
 
     def _compare(self, plan: QuestionPlan, pointed: list[str], scope: Scope, k: int) -> Gathered:
