@@ -14,7 +14,10 @@ What the plan reads from the question:
   "compare", "summarize", "list") and the named papers' names are removed;
 * **set-valued wording** ("which papers", "is there anything on", "list the
   works"), **negation** ("not about X"), criterion alternatives ("A or B")
-  and conjuncts ("both A and B");
+  and conjuncts ("both A and B"); a set it describes ("summarize the papers
+  about diffusion"), papers asked for like one paper ("anything similar?"),
+  and the talk of collections ("the hot topics of this conference"), which
+  the gatherer weighs against the evidence before answering with an overview;
 * **answer type**: a figure, an enumeration of N items, or a winner, which the
   composer then looks for in the evidence.
 """
