@@ -85,8 +85,16 @@ _DEFINITION_REACH = 300  # characters before "(LLMs)" searched for its up to eig
 
 # Phrasal verbs that only frame a question ("papers that touch on X", "I'm looking for papers that"): their verb
 # alone is a word of content elsewhere ("touch sensing", "look-ahead"), so the phrase goes, not the word.
+# So do requests about the answer's form, not its content: "in 3-4 sentences", "like I'm a first year PhD student".
 _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing)?\s+(?:for|at|into)|bird'?s[- ]eye"
-                          r"|ha(?:ve|s)\s+(?:anything\s+)?to\s+do\s+with)\b", re.IGNORECASE)
+                          r"|ha(?:ve|s)\s+(?:anything\s+)?to\s+do\s+with"
+                          r"|in\s+(?:(?:about|under|at\s+most)\s+)?(?:\d+(?:\s*[-–]\s*\d+)?|one|two|three|four|five|a\s+few"
+                          r"|a\s+couple(?:\s+of)?)\s+(?:short\s+)?(?:sentences?|words?|bullets?|bullet\s+points?|points?"
+                          r"|paragraphs?|lines?)"
+                          r"|(?:as\s+if|like)\s+(?:I'?m|I\s+am|I\s+were)\s+(?:five|(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:student|child"
+                          r"|kid|beginner|newcomer|layperson|non-expert|novice|undergrad|undergraduate|outsider))"
+                          r"|ELI5|for\s+a\s+(?:non-expert|layperson|beginner|newcomer|general)\s*(?:audience)?)\b",
+                          re.IGNORECASE)
 
 
 def content_terms(text: str, drop: Iterable[str] = ()) -> list[str]:

@@ -671,3 +671,14 @@ def test_a_slash_joins_two_words_of_one_description() -> None:
     plan = plan_question("The flood paper and the reef model / coral paper both touch genomics. How do their "
                          "analyses compare?", [])
     assert plan.described == ["flood", "reef model / coral"] and plan.kind == "compare", plan
+
+
+@pytest.mark.parametrize(("question", "terms"), [
+    ("Give me the gist of GlowNet in 3-4 sentences.", ["GlowNet"]),  # (no corpus here: the name stays a term)
+    ("Explain like I'm a first year PhD student what GlowNet does.", ["GlowNet"]),
+    ("Summarize GlowNet in a few bullet points for a non-expert audience.", ["GlowNet"]),
+    ("Which models use 3-4 layers?", ["models", "3-4", "layers"]),  # a count that is content stays
+])
+def test_requests_about_the_answers_form_are_not_content(question, terms) -> None:
+    """ "in 3-4 sentences" and "PhD" were taken for names the abstract lacks: the summary was refused."""
+    assert plan_question(question, []).terms == terms
