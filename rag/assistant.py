@@ -277,7 +277,8 @@ class Assistant:
         assert self.writer is not None
         max_tokens = max_tokens or self.settings.max_answer_tokens
         temperature = self.settings.temperature if temperature is None else temperature
-        messages = build_messages(answer.question, answer.sources, history, max_tokens, gathered.kind)
+        shape = "similar" if gathered.similar_to else gathered.kind  # (papers like one paper: a list of a kind)
+        messages = build_messages(answer.question, answer.sources, history, max_tokens, shape)
         answer.evidence = gathered.evidence[: self.settings.extractive_sentences]
         checker = StreamingCitationFilter(len(answer.sources))
         try:

@@ -52,7 +52,8 @@ def build_messages(question: str, sources: Sequence[Source], history: Sequence[M
     """System rules, the recent conversation, then sources, question and the answer shape as one user turn.
 
     ``kind`` is the shape the evidence decided on (fact, list, compare, summary,
-    overview); the model is asked for the same structure the extractive answer has.
+    overview, or similar: the papers like one paper); the model is asked for the same
+    structure the extractive answer has.
     """
     messages = [{"role": "system", "content": render("answer_system", max_words=int(max_tokens * WORDS_PER_TOKEN))}]
     messages += [{"role": m.role, "content": m.content} for m in history[-HISTORY_TURNS:]]

@@ -191,3 +191,14 @@ def test_no_endpoint_configured_means_no_request_even_with_openai_env(
     assert answer.mode == "extractive" and answer.model is None
     assert "12,326" in answer.text
     assert len(openai_server.requests()) == before, "a request was sent although no endpoint was configured"
+
+
+def test_papers_like_one_paper_ask_the_model_for_that_shape(llm_assistant, openai_server) -> None:
+    """The extractive answer lists the papers closest to DaTMe; the model is asked for the same, not for the papers
+    "meeting a criterion"."""
+    assistant = llm_assistant("echo-cite")
+    before = len(openai_server.requests())
+    assistant.answer("Find papers similar to DaTMe.")
+    (request,) = answer_requests(new_requests(openai_server, before))
+    prompt = request["messages"][-1]["content"]
+    assert "the papers most like one paper" in prompt and "meet a criterion" not in prompt, prompt[-800:]
