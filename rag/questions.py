@@ -277,7 +277,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     # so an answer can say no abstract mentions it.
     labels = [names.by_id[pid].label for pid in named] + [t for t in name_tokens(question) if names.containing(t)]
     # Not asked about either: the noun a question asks for ("Which submissions study pruning?") is the answer's.
-    unasked = labels + [m.group(0).split()[-1] for m in _WANTS_PAPERS.finditer(question)]
+    answer_nouns = [m.group(0).split()[-1] for m in _WANTS_PAPERS.finditer(question)]
+    unasked = labels + answer_nouns
     described = described_parts(question, named, names)
     terms = content_terms(question, drop=unasked + referring_words(question))
     count, noun = listed_count(question)
@@ -297,10 +298,10 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         points_back=bool(_PRONOUN.search(unnamed)),
         selects=bool(_SELECTING.search(question)),
         collection_wide=bool(_COLLECTION_WIDE.search(question)),
-        wants_papers=bool(_WANTS_PAPERS.search(question)),
+        wants_papers=bool(answer_nouns),
         of_a_set=bool(_DEFINITE_SET.search(question)) and not named,
         similar=bool(_LIKE_REQUEST.search(question) or _RELATED.search(question)
-                     and (_WANTS_PAPERS.search(question) or _ASKING_ELSE.search(question))),
+                     and (answer_nouns or _ASKING_ELSE.search(question))),
         mentions=len(set(linked.values())),
     )
     if not named:
