@@ -25,6 +25,14 @@ def relevance(source: Scored, lexical_weight: float) -> float:
     return min(1.0, max(0.0, source.score / (1.0 + max(0.0, lexical_weight))))
 
 
+def source_score(source: Scored, kind: str, lexical_weight: float) -> str:
+    """What a source's number means in this answer: an overview's papers are not retrieved for the
+    question but picked as their topic's most central, so they show that closeness instead."""
+    if kind == "overview":
+        return f"closeness to its topic {unit_score(source.score)}"
+    return f"relevance {unit_score(relevance(source, lexical_weight))}"
+
+
 def unit_score(value: float) -> str:
     """A 0-1 score with two decimals, never ``-0.00``: a negative similarity means unrelated, shown as 0."""
     return f"{min(1.0, max(0.0, value)):.2f}"

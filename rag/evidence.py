@@ -87,7 +87,10 @@ _DEFINITION_REACH = 300  # characters before "(LLMs)" searched for its up to eig
 # alone is a word of content elsewhere ("touch sensing", "look-ahead"), so the phrase goes, not the word.
 # So do requests about the answer's form, not its content: "in 3-4 sentences", "like I'm a first year PhD student".
 _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing)?\s+(?:for|at|into)|bird'?s[- ]eye"
+                          r"|lay\s+of\s+the\s+land"
                           r"|ha(?:ve|s)\s+(?:anything\s+)?to\s+do\s+with"
+                          r"|in\s+(?:some|any|one)\s+(?:form|way|shape|fashion|capacity)(?:\s+or\s+another)?"
+                          r"|of\s+(?:some|any)\s+(?:kind|sort|type)"
                           r"|in\s+(?:(?:about|under|at\s+most)\s+)?(?:\d+(?:\s*[-–]\s*\d+)?|one|two|three|four|five|a\s+few"
                           r"|a\s+couple(?:\s+of)?)\s+(?:short\s+)?(?:sentences?|words?|bullets?|bullet\s+points?|points?"
                           r"|paragraphs?|lines?)"
@@ -159,9 +162,10 @@ def referring_words(question: str) -> list[str]:
             and not _ASKED_ABOUT.search(question[:m.start()])]
 
 
-# "Which lab or |institution created": the question word's own noun phrase, no verb between them.
-_ASKED_ABOUT = re.compile(r"\b(?:which|what|whose)\s+(?:(?!(?:do|does|did|is|are|was|were|has|have|had)\b)"
-                          r"[\w-]+\s+){0,3}$", re.IGNORECASE)
+# "Which lab or |institution created": the question word's own noun phrase, no verb between them;
+# "Who are the |authors behind X?" asks for them too.
+_ASKED_ABOUT = re.compile(r"\b(?:(?:which|what|whose)\s+(?:(?!(?:do|does|did|is|are|was|were|has|have|had)\b)"
+                          r"[\w-]+\s+){0,3}|who\s+(?:is|are|was|were)\s+(?:the\s+)?)$", re.IGNORECASE)
 
 
 def distinctive_word(criterion: str) -> str:
@@ -470,8 +474,11 @@ class EvidenceScorer:
         lacking = [t for t in terms if not self.wanted(t) & present]
         if not lacking:  # the usual case, and at 50k flattening ~100 abstracts is the costly part
             return []
-        flat = _flat(" ".join(p.text for p in papers))
-        return [t for t in lacking if _flat(t) not in flat]
+        # Written differently, word by word ("GPT4" for "GPT-4", "PixArt-α"), or derived from a long enough term
+        # ("representations" of "represent", which the stemmer cuts apart); never inside a longer word otherwise,
+        # where "lab" had been found in "labels" and "Which lab is Who&When Pro from?" quoted the abstract.
+        written = {_flat(word) for p in papers for word in _WORD_SPLIT.split(p.text)}
+        return [t for t in lacking if not _written(_flat(t), written)]
 
 
 def abbreviated(term: str, question: str, text: str) -> str:
@@ -492,6 +499,15 @@ _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
 
 
 _GREEK = {"α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "λ": "lambda", "μ": "mu", "σ": "sigma"}
+
+
+_WORD_SPLIT = re.compile(r"[\s/]+")
+DERIVED_FROM = 6  # a term this long is held by a word it begins ("represent" -> "representations"); a shorter one
+# often begins an unrelated word ("lab" -> "labels", "lay" -> "layers"). Chosen by reading those cases, not tuned.
+
+
+def _written(term: str, words: set[str]) -> bool:
+    return term in words or len(term) >= DERIVED_FROM and any(w.startswith(term) for w in words)
 
 
 def _flat(text: str) -> str:

@@ -647,9 +647,12 @@ class Gatherer:
         """Topics over the (filtered) collection, each with its most central papers."""
         chosen = [p.id for p in scope.papers(self.papers)] if scope else None
         mapped = self.topics(chosen)
-        first = [pid for t in mapped.topics for pid in t.paper_ids[:OVERVIEW_PER_TOPIC]]
-        sources = [self.retriever.to_source(i + 1, Scored(pid, 1.0, 1.0, 0.0), plan.query)
-                   for i, pid in enumerate(first)]
+        central = [(pid, close) for t in mapped.topics
+                   for pid, close in zip(t.paper_ids[:OVERVIEW_PER_TOPIC], t.closeness, strict=False)]
+        first = [pid for pid, _ in central]
+        # An overview request matches no paper better than another: a source's score is its closeness to its topic.
+        sources = [self.retriever.to_source(i + 1, Scored(pid, close, close, 0.0), plan.query)
+                   for i, (pid, close) in enumerate(central)]
         topics = [(t.terms, t.paper_ids[:OVERVIEW_PER_TOPIC], len(t.paper_ids)) for t in mapped.topics]
         size = len(chosen) if chosen is not None else len(self.papers)
         return Gathered("overview", sources, first, self._evidence(plan, sources), topics=topics, collection_size=size)

@@ -51,6 +51,7 @@ _SET_VALUED = re.compile(
     r"|\b(?:anything|everything)\s+(?:on|about|regarding|concerning|involving|covering|using|with|related\s+to|that"
     r"|in\s+here)\b"
     r"|\bany\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b"
+    r"|\bwhat(?:'s|\s+is)\s+(?:out\s+)?there\b|\binterested\s+in\s+(?:any\s+)?(?:work|research)\b"
     rf"|\bamong\s+(?:the|these|those|all)\s+{_SET_NOUN}\b"
     r"|\bwhich\s+(?:of|among)\s+(?:them|these|those)\b(?!\s+(?:is|was|has|does)\b)"  # ("Which of them is": one)
     r"|\b(?:any\s+of|among|how\s+many\s+of)\s+(?:them|these|those)\b",
@@ -73,7 +74,8 @@ _LIST_COMMA = re.compile(r",\s+")
 _BOTH = re.compile(r"\bboth\s+([^?.;]+?)\s+and\s+([^?.;]+)", re.IGNORECASE)
 LIST_ITEM_TERMS = 3  # an item of "A, B, or C" is a short noun phrase
 ALTERNATIVE_TERMS = 4  # longer criterion parts are one criterion, not alternatives (dev+probe list F1: 0.81 -> 0.83)
-_ALTERNATIVE = re.compile(r",?\s+(?:or|including|such\s+as|e\.g\.,?|i\.e\.,?|especially)\s+|\s*\(", re.IGNORECASE)
+_ALTERNATIVE = re.compile(r",?\s+(?:or|including|(?<!\bnot\s)counting|such\s+as|e\.g\.,?|i\.e\.,?|especially)\s+|\s*\(",
+                          re.IGNORECASE)
 # A description runs until its clause ends: a word followed by punctuation, or by "and"/"with"/"vs" and the next
 # "the ..." description, is its last word. Words are whole ("Qwen2.5" is one word, "model." is "model").
 _WORD_WHOLE = r"[\w&+'-]+(?:\.[\w&+'-]+)*(?![\w&+'-])"
@@ -158,6 +160,9 @@ _ASKING_ELSE = re.compile(r"\b(?:else|other|recommend|suggest)\b", re.IGNORECASE
 # ("Summarize the papers about diffusion", "tl;dr of the causal inference papers?"); not a counted one ("the two").
 _DEFINITE_SET = re.compile(rf"\b(?:the|these|those|all(?:\s+the)?)\s+(?!(?:two|three|four|five|most)\b)"
                            rf"(?:[\w&+-]+\s+){{0,3}}?{_SET_NOUN}\b", re.IGNORECASE)
+# A question that opens by asking for a listing: "List the work that ..." asks for a set, not one paper.
+_LIST_VERB = re.compile(r"\s*(?:please\s+)?(?:list|enumerate|show(?:\s+me)?|find(?:\s+me)?|name|give\s+me)\s",
+                        re.IGNORECASE)
 _OF_THESE_PAPERS = re.compile(r"\b(?:of|among)\s+(?:these|those)\s+(?:papers|abstracts|works|studies)\b",
                               re.IGNORECASE)
 _ELLIPSIS = re.compile(r"^\s*(?:(?:and\s+)?(?:what|how)\s+about|and)\s+\w", re.IGNORECASE)
@@ -418,10 +423,11 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
 def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     """Criterion alternatives: "medical or clinical data" -> ["medical", "clinical data"]."""
     pieces = _ALTERNATIVE.split(question)
-    if len(pieces) == 2:  # "A, B, or C": the commas of the one list that ends in "or" separate alternatives too
-        listed = [p for piece in pieces for p in _LIST_COMMA.split(piece)]
-        if all(len(content_terms(item, drop)) <= LIST_ITEM_TERMS for item in listed[1:]):
-            pieces = listed  # (a long part after a comma is a clause: "no experiments, only theory or proofs")
+    if len(pieces) >= 2:  # "A, B, or C": the commas of the list that ends in the last "or" separate alternatives
+        listed = _LIST_COMMA.split(pieces[-2])  # too ("X, e.g. A, B, C or D": A, B and C)
+        if all(len(content_terms(item, drop)) <= LIST_ITEM_TERMS for item in [*listed[1:], pieces[-1]]):
+            pieces = [*pieces[:-2], *listed, pieces[-1]]
+            # (a long part after a comma is a clause: "no experiments, only theory or proofs")
     parts = [p for p in (" ".join(content_terms(part, drop)) for part in pieces) if p]
     if len(parts) > 1 and max(len(p.split()) for p in parts) > ALTERNATIVE_TERMS:
         return [" ".join(parts)]  # "or" joins parts of one long criterion, not alternatives: keep it whole
@@ -549,8 +555,10 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     parts = []
     for match in _pointing(question):
         phrase = " ".join(g for g in match.groups() if g).strip(" ,?.")
-        if _only_pointing(phrase) or re.match(rf"{_SET_NOUN}\b", phrase, re.IGNORECASE):
-            continue  # "the paper", "the second paper": a pointer; "the submissions that ...": the asked-for set
+        if _only_pointing(phrase) or re.match(rf"{_SET_NOUN}\b", phrase, re.IGNORECASE) \
+                or _LIST_VERB.match(question) and re.match(r"the\s+(?:work|research)\b", match.group(0), re.I):
+            continue  # "the paper", "the second paper": a pointer; "the submissions that ...", "List the work
+            # that ...": the asked-for set
         if _names_one_of(phrase, named, names):
             continue  # "the IndRM causal-parents paper", "the cfDNA study": already linked by name
         parts.append(phrase)

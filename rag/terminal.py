@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from .display import answer_mode, plural, relevance, unit_score
+from .display import answer_mode, plural, source_score
 from .safety import safe_url, strip_control
 
 if TYPE_CHECKING:
@@ -107,10 +107,10 @@ class Printer:
     def _source(self, answer: Answer, source: Source) -> None:
         mark = "*" if source.number in answer.cited else " "
         label, paper_id = strip_control(source.paper.label), strip_control(source.paper.id)
-        score = unit_score(relevance(source, self.lexical_weight))
+        score = source_score(source, answer.kind, self.lexical_weight)
         url = safe_url(source.paper.url)
         if self.plain:
-            self.line(f"{mark}[{source.number}] {label} ({paper_id})  relevance {score}")
+            self.line(f"{mark}[{source.number}] {label} ({paper_id})  {score}")
             if url:
                 self.line(f"     {url}")
             return
@@ -118,7 +118,7 @@ class Printer:
         from rich.text import Text
 
         self.console.print(Text.assemble(f"{mark}[{source.number}] ", (label, "bold"), f" ({paper_id})  ",
-                                         (f"relevance {score}", "dim")))
+                                         (score, "dim")))
         if url:
             self.console.print(Text.assemble("     ", (url, Style(link=url, underline=True))))
 

@@ -59,11 +59,17 @@ _GENERIC_STEMS = frozenset(stem(w) for w in GENERIC_WORDS)
 
 @dataclass(frozen=True)
 class Topic:
-    """One cluster: its number (1 = largest), naming terms and members, most central first."""
+    """One cluster: its number (1 = largest), naming terms and members, most central first.
+
+    ``closeness`` is each member's cosine similarity to the cluster's mean direction,
+    in ``paper_ids`` order: what an overview shows for a paper in place of relevance
+    to a question, which an overview request has none of.
+    """
 
     number: int
     terms: list[str]
     paper_ids: list[str]
+    closeness: list[float]
 
 
 @dataclass(frozen=True)
@@ -104,9 +110,9 @@ def topic_map(paper_ids: Sequence[str], texts: Sequence[str], vectors: np.ndarra
         space = principal_components(unit, CLUSTER_DIMS)
         labels = cluster(space, n_topics)
     members = _members_by_centrality(unit, labels)
-    names = name_topics([[texts[i] for i in group[:TERM_SAMPLE]] for group in members])
-    topics = [Topic(number=n + 1, terms=names[n], paper_ids=[paper_ids[i] for i in group])
-              for n, group in enumerate(members)]
+    names = name_topics([[texts[i] for i in group[:TERM_SAMPLE]] for group, _ in members])
+    topics = [Topic(number=n + 1, terms=names[n], paper_ids=[paper_ids[i] for i in group], closeness=closeness)
+              for n, (group, closeness) in enumerate(members)]
     xy = map_coords(space, labels)
     return TopicMap(
         topics=topics,
@@ -172,16 +178,16 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
     return vectors / np.where(norms == 0, 1.0, norms)
 
 
-def _members_by_centrality(unit: np.ndarray, labels: np.ndarray) -> list[list[int]]:
-    """Row numbers per cluster, most central first; clusters largest first (ties: first row)."""
-    groups: list[list[int]] = []
+def _members_by_centrality(unit: np.ndarray, labels: np.ndarray) -> list[tuple[list[int], list[float]]]:
+    """Row numbers per cluster with their cosine to its mean direction, most central first;
+    clusters largest first (ties: first row)."""
+    groups: list[tuple[list[int], list[float]]] = []
     for label in np.unique(labels):
         rows = np.flatnonzero(labels == label)
-        centre = unit[rows].mean(axis=0)
-        closeness = unit[rows] @ centre
+        closeness = unit[rows] @ _normalise(unit[rows].mean(axis=0, keepdims=True))[0]
         order = sorted(range(len(rows)), key=lambda i: (-round(float(closeness[i]), 9), rows[i]))
-        groups.append([int(rows[i]) for i in order])
-    return sorted(groups, key=lambda g: (-len(g), min(g)))
+        groups.append(([int(rows[i]) for i in order], [float(closeness[i]) for i in order]))
+    return sorted(groups, key=lambda g: (-len(g[0]), min(g[0])))
 
 
 # --------------------------------------------------------------------------- 2-D map

@@ -370,6 +370,9 @@ def test_not_stated_never_claims_absence_of_what_it_quotes_seeds(seed_assistant,
     ("seed_assistant", "Who are the authors of the RISE paper?", "p07"),
     # asked about by the question word, even as the subject of a verb
     ("seed_assistant", "Which lab or institution built the V33DA benchmark?", "p10"),
+    ("seed_assistant", "Who are the authors behind RISE?", "p07"),
+    # "lab" is not in "labels", which the Who&When Pro abstract has
+    ("seed_assistant", "Which lab is Who&When Pro from?", "p05"),
     # a release's terms: RISE says its code is available, not under which licence
     ("seed_assistant", "Which licence does the RISE code come under?", "p07"),
 ])
@@ -731,6 +734,14 @@ def test_questions_about_the_whole_collection_get_the_overview(seed_assistant, q
     answer = seed_assistant.answer(question)
     assert answer.to_dict()["question_kind"] == "overview", answer.text
     assert len(set(cited_ids(answer))) > 19 // 2, answer.text
+
+
+def test_an_overviews_sources_are_scored_by_closeness_to_their_topic(seed_assistant) -> None:
+    """Every overview source showed "relevance 0.50 (semantic 1.00)", a placeholder: nothing was measured."""
+    answer = seed_assistant.answer("What are the main themes of this conference?")
+    closeness = [s.score for s in answer.sources]
+    assert all(0.0 < c < 1.0 for c in closeness) and len(set(closeness)) > 1, closeness
+    assert all(s.score == s.dense and s.lexical == 0.0 for s in answer.sources)
 
 
 @pytest.mark.parametrize("question", [

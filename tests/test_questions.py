@@ -236,6 +236,10 @@ def test_pointers_are_not_a_set_phrase(question) -> None:
     # "or" inside one long criterion coordinates its words; the parts alone are not alternatives
     ("cut the compute or GPU memory cost of running or training large neural networks on long sequences",
      ["cut compute GPU memory cost running training large neural networks long sequences"]),
+    # examples after another alternative: the list ending in the last "or" is split wherever it stands
+    ("marine science, e.g. coral reefs, tides, river deltas or fisheries",
+     ["marine science", "coral reefs", "tides", "river deltas", "fisheries"]),
+    ("tide models, counting river gauges", ["tide models", "river gauges"]),
 ])
 def test_criterion_alternatives_split_on_or_including_such_as(criterion, expected) -> None:
     assert alternatives(criterion) == expected
@@ -617,6 +621,8 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
 
 
 @pytest.mark.parametrize(("question", "terms"), [
+    ("Which papers use tide gauges in some form?", ["tide", "gauges"]),
+    ("Which papers model reefs of some kind?", ["model", "reefs"]),
     ("Which papers touch on coral reefs?", ["coral", "reefs"]),
     ("I'm looking for papers that look at flood forecasts.", ["flood", "forecasts"]),
     ("Which papers have anything to do with robots?", ["robots"]),
@@ -636,6 +642,22 @@ def test_framing_phrases_are_not_content_terms(question, terms) -> None:
 ])
 def test_wants_papers_when_the_wh_word_asks_for_papers(question, wants) -> None:
     assert plan_question(question, []).wants_papers is wants
+
+
+@pytest.mark.parametrize("question", [
+    "List the work that reports results on flood forecasting.",  # "the work that ...": the set, not one paper
+    "I'm interested in research on coral reefs. What is there?",
+    "What's out there on tide gauges?",
+])
+def test_asking_for_the_work_on_a_subject_asks_for_a_set(question) -> None:
+    plan = plan_question(question, [])
+    assert plan.kind == "list" and not plan.described, plan
+
+
+def test_one_work_described_stays_a_description() -> None:
+    plan = plan_question("What does the work that studies coral reefs find?", [])
+    assert plan.kind != "list" and plan.described, plan
+
 
 
 def test_the_talk_of_collections_is_no_topic() -> None:

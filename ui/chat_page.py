@@ -19,7 +19,7 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from rag.assistant import Answer, Assistant, QuestionError, Response
-from rag.display import answer_mode, plural, relevance, unit_score
+from rag.display import answer_mode, plural, source_score, unit_score
 from rag.retrieval import Source
 
 from . import service, sidebar, state
@@ -188,7 +188,7 @@ def _stream(assistant: Assistant, question: str, number: int) -> Answer:
     """Stream the answer with sources renumbered by first use; return the renumbered answer."""
     with st.status("Searching the abstracts…") as status:
         response = _ask(assistant, question)
-        _list_sources(response.sources, assistant.settings.lexical_weight)
+        _list_sources(response.sources, response.answer.kind, assistant.settings.lexical_weight)
         status.update(label=f"Found {plural(len(response.sources), 'paper')} · writing the answer…")
     deltas: Iterable[str] = response
     if response.answer.mode == "extractive":
@@ -246,11 +246,11 @@ def _on_first(deltas: Iterable[str], action: Callable[[], None]) -> Iterator[str
         action()
 
 
-def _list_sources(sources: list[Source], lexical_weight: float) -> None:
+def _list_sources(sources: list[Source], kind: str, lexical_weight: float) -> None:
     """The papers found, most relevant first (numbers come with the answer, in order of citation)."""
     ranked = sorted(sources, key=lambda s: s.score, reverse=True)
-    lines = [f"- {inline_markdown(f'{s.paper.label} ({s.paper.id})')} · relevance "
-             f"{unit_score(relevance(s, lexical_weight))}" for s in ranked]
+    lines = [f"- {inline_markdown(f'{s.paper.label} ({s.paper.id})')} · {source_score(s, kind, lexical_weight)}"
+             for s in ranked]
     st.markdown("\n".join(lines) if lines else "No paper matched.")
 
 
@@ -333,7 +333,7 @@ def _source_card(answer: Answer, source: Source, number: int, lexical_weight: fl
     with st.container(border=True):
         st.subheader(f":small[{inline_markdown(f'[{source.number}] {source.paper.label} ({source.paper.id})')}]",
                      anchor=anchor(number, source.number))
-        st.caption(_card_facts(source, cited, bool(highlights), lexical_weight))
+        st.caption(_card_facts(answer.kind, source, cited, bool(highlights), lexical_weight))
         if cited and highlights:
             st.markdown(excerpt_markdown(source.paper.text, highlights))
             with st.expander("Show full abstract"):
@@ -342,10 +342,12 @@ def _source_card(answer: Answer, source: Source, number: int, lexical_weight: fl
             st.markdown(abstract_markdown(source.paper.text, highlights))
 
 
-def _card_facts(source: Source, cited: bool, highlighted: bool, lexical_weight: float) -> str:
+def _card_facts(kind: str, source: Source, cited: bool, highlighted: bool, lexical_weight: float) -> str:
+    scores = source_score(source, kind, lexical_weight) + " of 1"
+    if kind != "overview":
+        scores += f" (semantic {unit_score(source.dense)}, keyword {unit_score(source.lexical)})"
     facts = [
-        escape(f"relevance {unit_score(relevance(source, lexical_weight))} of 1 (semantic "
-               f"{unit_score(source.dense)}, keyword {unit_score(source.lexical)})"),
+        escape(scores),
         "cited in the answer" if cited else "not cited",
     ]
     if source.matched_terms:
