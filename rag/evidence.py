@@ -498,6 +498,18 @@ def abbreviated(term: str, question: str, text: str) -> str:
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
 
 
+def named_phrase(term: str, question: str) -> str:
+    """The capitalised name a term is a word of ("Stable" of "Which Stable Diffusion versions"), question words
+    and stopwords before it left out, so a refusal says what is missing: "Stable Diffusion", not "Stable"."""
+    for run in _CAPITALISED_RUN.finditer(question):
+        names = run.group().split()
+        while names and (names[0].lower() in STOPWORDS or names[0].lower() in FORM_WORDS):
+            names = names[1:]
+        if term in names and len(names) > 1:
+            return " ".join(names)
+    return term
+
+
 _GREEK = {"α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "λ": "lambda", "μ": "mu", "σ": "sigma"}
 
 

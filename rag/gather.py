@@ -40,6 +40,7 @@ from .evidence import (
     defines,
     distinctive_word,
     has_expected,
+    named_phrase,
     specific_terms,
     term_stems,
     words,
@@ -452,7 +453,8 @@ class Gatherer:
                    if t.lower() not in have and t.lower() not in label_words
                    and self.scorer.absent_terms([self._rarest(t)], papers)]
         within = {w.lower() for t in missing for w in words(t)}  # "Dense Connector", not also "Dense", "Connector"
-        absent = [t for t in absent if t.lower() not in within] + missing
+        named = (named_phrase(t, plan.question) for t in absent if t.lower() not in within)  # "Stable Diffusion"
+        absent = list(dict.fromkeys(named)) + missing
         if absent:
             return Missing("terms", labels, absent)
         if plan.expects not in ("figure", "enumeration", "winner"):

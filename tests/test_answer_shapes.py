@@ -390,6 +390,8 @@ def test_bibliographic_questions_are_not_stated(request, assistant_name, questio
     ("How does META-DINO compare with SimCLRv2 on wildlife images?", "SimCLRv2", "p09"),
     # what a paper is compared with, in plain words, when no word of it is in the abstract
     ("How does DGP compare with knowledge distillation on MM-Vet?", "knowledge distillation", "p16"),
+    # the name, not its one missing word ("does not mention \"Stable\"")
+    ("Which Stable Diffusion versions does DaTMe use?", '"Stable Diffusion"', "p12"),
 ])
 def test_a_coined_name_no_abstract_holds_is_not_stated(seed_assistant, question, name, paper_id) -> None:
     """A coined name the corpus lacks is what the question hinges on: it was dropped like a paper's name,
