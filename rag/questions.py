@@ -402,14 +402,16 @@ def described_count(question: str) -> tuple[int, str]:
     ("Which two papers ...?": a list), nor for more papers than a comparison table holds."""
     for sentence in split_sentences(question):
         match = _DESCRIBED_COUNT.search(sentence.text)
-        if match and not _ASKING_FOR.search(sentence.text[:match.start()]):
-            word = match.group(1).lower()
+        word = match.group(1).lower() if match else ""
+        # what papers contribute, counted ("Two of the new benchmarks stress ..."); not "both datasets", maybe one's
+        if match and not _ASKING_FOR.search(sentence.text[:match.start()]) and not (match.group(2) and word == "both"):
             return 2 if word == "both" else _number(word), sentence.text
     return 0, ""
 
 
 _DESCRIBED_COUNT = re.compile(r"(?<!these\s)(?<!those\s)\b(two|three|four|both|[234])\s+"  # not "these two": a pointer
-                              r"(?:of\s+(?:the|these)\s+)?(?:[\w-]+\s+){0,2}?(?:papers|abstracts|works|studies|articles)\b",
+                              r"(?:of\s+(?:the|these)\s+)?(?:[\w-]+\s+){0,2}?(?:papers|abstracts|works|studies|articles"
+                              r"|(benchmarks|datasets|methods|frameworks))\b",
                               re.IGNORECASE)
 _ASKING_FOR = re.compile(r"\b(?:which|what|name|list|find|show|give|are\s+there|any)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
 

@@ -598,6 +598,10 @@ def test_what_a_question_compares_a_paper_with(question, against) -> None:
      "Both papers on bird song report accuracy; which is higher?"),
     ("Which two papers study diffusion?", 0, ""),
     ("Name three papers about agents.", 0, ""),
+    # what papers contribute, counted, describes papers too; "both datasets" may be one paper's
+    ("Two of the new benchmarks verify their labels. How does each do it?", 2,
+     "Two of the new benchmarks verify their labels."),
+    ("How large are both datasets?", 0, ""),
     ("How do these two papers differ?", 0, ""),
 ])
 def test_a_stated_number_of_described_papers_makes_a_comparison(seeds: list[Paper], question: str,
