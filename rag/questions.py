@@ -278,14 +278,16 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         for pid, at in _linked(acronyms.shorten(question), names).items():
             linked.setdefault(pid, at)
     named = sorted(linked, key=lambda pid: linked[pid])
+    excluded, question_kept = _excluded_names(question, linked, names)
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
     # so an answer can say no abstract mentions it.
     labels = [names.by_id[pid].label for pid in named] + [t for t in name_tokens(question) if names.containing(t)]
     # Not asked about either: the noun a question asks for ("Which submissions study pruning?") is the answer's.
     answer_nouns = [m.group(0).split()[-1] for m in _WANTS_PAPERS.finditer(question)]
     unasked = labels + answer_nouns
-    described = described_parts(question, named, names)
-    terms = content_terms(question, drop=unasked + referring_words(question))
+    named = [pid for pid in named if pid not in excluded]  # "Which papers besides DaTMe ...": asked of the others
+    described = described_parts(question_kept, named, names)
+    terms = content_terms(question_kept, drop=unasked + referring_words(question))
     count, noun = listed_count(question)
     noun = noun or counted_noun(question)
     plan = QuestionPlan(
@@ -293,8 +295,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         ambiguous={pid: holders for pid in named
                    if len(holders := names.containing(names.by_id[pid].label)) > MAX_NAME_PAPERS},
         set_valued=bool(_SET_VALUED.search(question)) and not named,
-        negated=bool(_NEGATED.search(_set_sentence(question))),
-        alternatives=alternatives((clauses(question) or [question])[0], unasked),
+        negated=bool(_NEGATED.search(_set_sentence(question_kept))),
+        alternatives=alternatives((clauses(question_kept) or [question_kept])[0], unasked),
         carried=conversation_papers(history, names, 2 if _ORDINAL_REF.search(question) else 1)
         if history and (not named or _points_back_first(unnamed, linked)) else [],
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
@@ -313,6 +315,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.compared_count, plan.compared_phrase = described_count(question)
     if plan.carried and _ANOTHER.search(question):  # "Does another paper here study ...?"
         plan.carried, plan.avoided = [], plan.carried
+    plan.avoided += excluded
     if plan.carried:  # "the second one" points at a paper of the conversation: "second" is not asked about
         ordinals = {m.group(1).lower() for m in _ORDINAL_REF.finditer(question)}
         plan.terms = [t for t in plan.terms if t.lower() not in ordinals]
@@ -350,6 +353,27 @@ _ANOTHER = re.compile(r"(?<!\bthe\s)\b(?:another|other|a\s+different)\s+(?:paper
                       r"|\b(?:paper|work|study|article|abstract)s?\s+other\s+than\s+(?:this|that|these|those|it|them)\b",
                       re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.?!](?:\s+|$)|\s*[()]")
+
+
+def _excluded_names(question: str, linked: dict[str, int], names: NameIndex) -> tuple[list[str], str]:
+    """The named papers the question sets aside ("Which papers besides DaTMe study diffusion?"), and the question
+    without those phrases: the name is no paper asked about, and "other than DaTMe" negates no criterion. It
+    had been read as a question about DaTMe and answered from DaTMe alone."""
+    excluded, kept = [], question
+    for pid, at in linked.items():
+        before = _SETTING_ASIDE.search(question[:at])
+        if before:
+            name = re.match(r"[\w&+.'-]+(?:\s+(?:paper|work|study|abstract)\b)?", question[at:])
+            label = names.by_id[pid].label
+            end = at + (len(label) if question.startswith(label, at) else len(name.group(0)) if name else 0)
+            excluded.append(pid)
+            kept = kept[:before.start()] + " " * (end - before.start()) + kept[end:]
+    return excluded, kept
+
+
+# Words setting a named paper aside, right before its name ("other than (the) DaTMe (paper)").
+_SETTING_ASIDE = re.compile(r"\b(?:other\s+than|besides|beside|apart\s+from|aside\s+from|except(?:\s+for)?|excluding"
+                            r"|not\s+counting|beyond)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
 def _set_sentence(question: str) -> str:

@@ -836,3 +836,11 @@ def test_a_described_set_asks_the_collection_even_in_a_conversation(seed_assista
     assert set(cited_ids(answer)) == {"p12", "p15"}, answer.text
     again = seed_assistant.answer("Compare these papers.", history=history)
     assert set(cited_ids(again)) == {"p12", "p15"}, again.text
+
+
+def test_a_named_paper_set_aside_is_left_out_of_the_list(seed_assistant) -> None:
+    """ "Which papers except CoCHI ...": CoCHI was the question's one named paper, so it alone was quoted."""
+    answer = seed_assistant.answer("Which papers except CoCHI are about LLMs?")
+    cited = set(cited_ids(answer))
+    assert answer.kind == "list" and "p04" not in cited and len(cited) >= 3, answer.text
+    assert_citations_valid(answer)

@@ -680,6 +680,20 @@ def test_a_question_asked_of_a_described_set(question, of_a_set) -> None:
     assert plan_question(question, []).of_a_set is of_a_set
 
 
+@pytest.mark.parametrize("question", [
+    "Which papers other than DaTMe study diffusion models?",
+    "Besides DaTMe, are there papers on diffusion models?",
+    "Apart from the DaTMe paper, which papers study diffusion models?",
+])
+def test_a_named_paper_set_aside_is_avoided_not_asked_about(seeds: list[Paper], question: str) -> None:
+    """It was the question's one named paper, so the answer quoted DaTMe alone; "other than" also read as
+    asking for the complement of the criterion."""
+    plan = plan_question(question, seeds)
+    assert plan.targets == [] and plan.avoided == [seed_id(seeds, "DaTMe")], plan
+    assert plan.kind == "list" and not plan.negated and not plan.described, plan
+    assert [t.lower() for t in plan.terms] == ["diffusion", "models"], plan.terms
+
+
 @pytest.mark.parametrize(("question", "similar"), [
     ("Find papers similar to GlowNet.", True),
     ("What else is like GlowNet?", True),
