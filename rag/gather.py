@@ -506,9 +506,11 @@ class Gatherer:
         return gathered
 
     def _best_matches(self, alternatives: Sequence[str], pool: Sequence[Paper]) -> dict[str, Match]:
-        """Each pool paper's best sentence and score over the criterion's alternatives ("audio or video")."""
+        """Each pool paper's best sentence and score over the criterion's alternatives ("audio or video"), and
+        over an undefined acronym an alternative spells ("RL from human feedback": "RLHF")."""
         scores: dict[str, Match] = {}
-        for alternative in alternatives:
+        spelled = [short for alternative in alternatives if (short := self.scorer.acronyms.initialism(alternative))]
+        for alternative in [*alternatives, *(s for s in spelled if s not in alternatives)]:
             vector = self.embedder.embed_query(self.scorer.acronyms.expand(alternative))
             for pid, sentence, score in self.scorer.membership(alternative, vector, pool):
                 if pid not in scores or score > scores[pid].score:

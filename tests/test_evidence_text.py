@@ -36,6 +36,21 @@ def test_an_acronym_in_a_sentence_brings_the_stems_of_its_long_form() -> None:
     assert term_stems(["large", "language", "models"]) <= banked
 
 
+def test_an_undefined_acronym_is_found_from_the_initials_of_a_phrase() -> None:
+    """The DPO abstract writes "RLHF" and never defines it: asked for "reinforcement learning from human
+    feedback", a list could not find it. An acronym word gives all its letters; two-letter ones are too ambiguous."""
+    acronyms = Acronyms([make_paper("We study DPO in RLHF pipelines with an EM step and SVDs.", id="x1")])
+    assert acronyms.initialism("reinforcement learning from human feedback") == "RLHF"
+    assert acronyms.initialism("RL from human feedback") == "RLHF"
+    assert acronyms.initialism("singular value decomposition") == "SVD"
+    assert acronyms.initialism("expectation maximization") == ""  # "EM": two letters
+    assert acronyms.initialism("direct preference optimization") == "DPO"
+    assert acronyms.initialism("deep policy search") == ""  # no acronym of the text: initials alone find nothing
+    defined = Acronyms([make_paper("Direct preference optimization (DPO) is used; we also use RLHF.", id="x2")])
+    assert defined.initialism("direct preference optimization") == ""  # defined: the definition links it
+    assert defined.initialism("reinforcement learning from human feedback") == "RLHF"
+
+
 def test_a_word_spelled_like_a_defined_acronym_is_not_expanded() -> None:
     """Among 50k abstracts "optical flow (OF)" and "word embeddings (WE)" are defined: the word "of" and
     "we" must not bring those stems into every sentence, while "OF" written as the acronym still does."""
