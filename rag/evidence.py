@@ -61,6 +61,8 @@ ROLE_WORDS: dict[Role, frozenset[str]] = {
     "data": frozenset(["dataset", "datasets", "data", "benchmark", "benchmarks", "corpus", "corpora", "evaluated",
                        "evaluation"]),
     "problem": frozenset(["motivation", "motivate", "motivated", "challenge", "challenges", "gap"]),
+    "method": frozenset(["new", "novel", "novelty", "contribution", "contributions", "contribute", "contributes",
+                         "propose", "proposes", "proposed", "introduce", "introduces", "introduced"]),
     "release": frozenset(["code", "github", "link", "links", "url", "repository", "released", "release", "available",
                           "download"]),
 }

@@ -844,3 +844,13 @@ def test_a_named_paper_set_aside_is_left_out_of_the_list(seed_assistant) -> None
     cited = set(cited_ids(answer))
     assert answer.kind == "list" and "p04" not in cited and len(cited) >= 3, answer.text
     assert_citations_valid(answer)
+
+
+def test_asking_what_papers_contribute_quotes_their_contribution(seed_assistant) -> None:
+    """ "What does each contribute?" quoted Who&When Pro's motivation ("As agents become more capable ...");
+    "contribute", "propose", "new" ask for method sentences as "find" asks for results."""
+    answer = seed_assistant.answer("Who&When Pro and RISE both study failures of agent systems. "
+                                   "What does each contribute?")
+    closest = answer.text.split("|")[0]
+    assert "We introduce Who&When Pro" in closest, answer.text
+    assert_citations_valid(answer)
