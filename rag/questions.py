@@ -160,6 +160,8 @@ _ASKING_ELSE = re.compile(r"\b(?:else|other|recommend|suggest)\b", re.IGNORECASE
 # ("Summarize the papers about diffusion", "tl;dr of the causal inference papers?"); not a counted one ("the two").
 _DEFINITE_SET = re.compile(rf"\b(?:the|these|those|all(?:\s+the)?)\s+(?!(?:two|three|four|five|most)\b)"
                            rf"(?:[\w&+-]+\s+){{0,3}}?{_SET_NOUN}\b", re.IGNORECASE)
+# "the main conclusion of the | paper": a description cut off before "paper" at "of the" is what is asked of it.
+_ASKED_OF_THE = re.compile(r"\b(?:of|in|from|by)\s+(?:the|this|that)$", re.IGNORECASE)
 # A question that opens by asking for a listing: "List the work that ..." asks for a set, not one paper.
 _LIST_VERB = re.compile(r"\s*(?:please\s+)?(?:list|enumerate|show(?:\s+me)?|find(?:\s+me)?|name|give\s+me)\s",
                         re.IGNORECASE)
@@ -587,6 +589,8 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
             # that ...": the asked-for set
         if _names_one_of(phrase, named, names):
             continue  # "the IndRM causal-parents paper", "the cfDNA study": already linked by name
+        if _ASKED_OF_THE.search(phrase):
+            continue  # "the main conclusion of the paper": what is asked of a paper, not a description of one
         parts.append(phrase)
     for phrase in _compared_phrases(question):
         terms = {t.lower() for t in content_terms(phrase)}

@@ -658,6 +658,13 @@ def test_asking_for_the_work_on_a_subject_asks_for_a_set(question) -> None:
     assert plan.kind == "list" and not plan.described, plan
 
 
+def test_what_is_asked_of_the_paper_is_no_description_of_it() -> None:
+    """ "the main conclusion of the paper" was taken for a paper described as "main conclusion of the", and the
+    answer quoted whichever paper that retrieved instead of the conversation's."""
+    assert plan_question("What is the main conclusion of the paper that isn't about floods?", []).described == []
+    assert plan_question("What does the flood forecasting paper conclude?", []).described == ["flood forecasting"]
+
+
 def test_one_work_described_stays_a_description() -> None:
     plan = plan_question("What does the work that studies coral reefs find?", [])
     assert plan.kind != "list" and plan.described, plan

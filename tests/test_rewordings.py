@@ -38,7 +38,6 @@ KNOWN_FAILURES: dict[str, str] = {
     "q064": "rewording 2 ('establish lower bounds') lists p08 beside p03/p13",
     "q066": "both rewordings ('agents built on LLMs', 'LLM agents') list 7 papers: "
             "LLM papers clear the agent criterion",
-    "q072": "rewording 1 ('the paper that isn't about accelerating generation') is not narrowed to p15 and cites p06",
 }
 
 
