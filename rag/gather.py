@@ -626,7 +626,8 @@ class Gatherer:
     def _shared_terms(self, paper_ids: Sequence[str], limit: int = 6) -> dict[str, list[str]]:
         """Distinctive words all compared abstracts use, and each one's own, rarest first.
 
-        Words found in more than COMMON_SHARE of the papers ("experiments", "multiple") say nothing about them.
+        Words found in more than COMMON_SHARE of the papers ("experiments", "multiple") say nothing about them,
+        nor does a paper's own name ("Only Who&When Pro: Who&When").
         """
         floor = self.scorer.weights.at_share(COMMON_SHARE)
         vocab = {pid: {s: w for s, w in _surface_by_stem(self.papers[pid].text).items()
@@ -639,7 +640,9 @@ class Gatherer:
         out = {"": list(dict.fromkeys(vocab[paper_ids[0]][s] for s in rank))[:limit]}
         for pid in paper_ids:
             others: set[str] = set.union(*(set(v) for p, v in vocab.items() if p != pid))
-            ranked_own = sorted((s for s in vocab[pid] if s not in others), key=lambda s: -self.scorer.weights(s))
+            own_name = set(_surface_by_stem(self.papers[pid].label))  # its row already names it
+            ranked_own = sorted((s for s in vocab[pid] if s not in others and s not in own_name),
+                                key=lambda s: -self.scorer.weights(s))
             out[pid] = list(dict.fromkeys(vocab[pid][s] for s in ranked_own))[:limit]
         return out
 

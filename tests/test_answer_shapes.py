@@ -854,3 +854,13 @@ def test_asking_what_papers_contribute_quotes_their_contribution(seed_assistant)
     closest = answer.text.split("|")[0]
     assert "We introduce Who&When Pro" in closest, answer.text
     assert_citations_valid(answer)
+
+
+def test_a_comparisons_distinctive_terms_leave_out_each_papers_own_name(seed_assistant) -> None:
+    """ "Only Who&When Pro: automated, subtler, Who&When, ...": its row already names it. A shared word of a
+    name ("token" of DaTMe's token merging and the Token Hypothesis) still counts as shared."""
+    answer = seed_assistant.answer("Compare how CoCHI and Who&When Pro make LLM systems more reliable")
+    own = answer.text.split("Only Who&When Pro:")[1].split("_")[0]
+    assert own.strip() and "Who&When" not in own, answer.text
+    shared = seed_assistant.answer("Compare DaTMe and the Token Hypothesis").text
+    assert "token" in shared.split("In common")[1].split("Only")[0], shared
