@@ -185,7 +185,8 @@ _CLAUSE_BREAK = re.compile(
 )
 _ID_TOKEN = re.compile(r"[\w][\w.:/-]*[\w]|\w")
 _ORDINAL = {"first": 0, "second": 1, "third": 2, "former": 0, "latter": -1, "last": -1}
-_ORDINAL_REF = re.compile(r"\bthe\s+(first|second|third|former|latter|last)\b(?:\s+one)?", re.IGNORECASE)
+_ORDINAL_REF = re.compile(r"\bthe\s+(first|second|third|former|latter|last)\b(?:\s+(two|three|four|[234])\b)?"
+                          r"(?:\s+ones?)?", re.IGNORECASE)
 _EXCLUDING = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:(?:that|which)\s+)?(?:isn'?t|is\s+not|doesn'?t"
                         r"|does\s+not|wasn'?t|not)\s+(?:about\s+)?([^,?.;:]+)", re.IGNORECASE)
 # "Compare/contrast A with B" and "How do A and B differ": the two sides, each up to its clause's end.
@@ -299,7 +300,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         set_valued=bool(_SET_VALUED.search(question)) and not named,
         negated=bool(_NEGATED.search(_set_sentence(question_kept))),
         alternatives=alternatives((clauses(question_kept) or [question_kept])[0], unasked),
-        carried=conversation_papers(history, names, 2 if _ORDINAL_REF.search(question) else 1)
+        carried=conversation_papers(history, names, _set_needed(question))
         if history and (not named or _points_back_first(unnamed, linked)) else [],
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
         clauses=asked_clauses(question, pointers(question)),
@@ -747,9 +748,20 @@ def _papers_in(text: str, names: NameIndex) -> list[str]:
     return sorted(found, key=lambda pid: found[pid])
 
 
-def narrow_carried(question: str, carried: Sequence[str]) -> list[str]:
-    """"the second one" / "the latter" pick one of the carried papers by position."""
+def _set_needed(question: str) -> int:
+    """How many papers an earlier answer must hold for the question to pick from it: an ordinal needs a set
+    ("the second one": two), "the first three" three."""
     match = _ORDINAL_REF.search(question)
+    return 1 if not match else max(2, _number(match.group(2).lower()) if match.group(2) else 2)
+
+
+def narrow_carried(question: str, carried: Sequence[str]) -> list[str]:
+    """"the second one" / "the latter" pick one of the carried papers by position; "the first two" / "the last
+    three" that many from that end."""
+    match = _ORDINAL_REF.search(question)
+    if match and carried and match.group(2) and match.group(1).lower() in ("first", "last"):
+        count = _number(match.group(2).lower())
+        return list(carried[:count] if match.group(1).lower() == "first" else carried[-count:])
     if match and carried:
         index = _ORDINAL[match.group(1).lower()]
         if -len(carried) <= index < len(carried):

@@ -864,3 +864,18 @@ def test_a_comparisons_distinctive_terms_leave_out_each_papers_own_name(seed_ass
     assert own.strip() and "Who&When" not in own, answer.text
     shared = seed_assistant.answer("Compare DaTMe and the Token Hypothesis").text
     assert "token" in shared.split("In common")[1].split("Only")[0], shared
+
+
+def test_the_first_three_of_a_list_are_taken_from_a_list_that_long(seed_assistant) -> None:
+    """ "Compare the first two" after a list compared only its first paper; "What about the first three?" after
+    a comparison of two must go back to the list that had three."""
+    history: list[Message] = []
+    answers = []
+    for question in ("Which papers involve large language models?", "Compare the first two",
+                     "What about the first three?"):
+        answers.append(seed_assistant.answer(question, history=history))
+        history += [Message("user", question), Message("assistant", answers[-1].text)]
+    listed = [pid for pid in cited_ids(answers[0])]
+    assert len(listed) >= 3, answers[0].text
+    assert cited_ids(answers[1]) == listed[:2], answers[1].text
+    assert set(cited_ids(answers[2])) == set(listed[:3]), answers[2].text

@@ -545,6 +545,8 @@ def test_nothing_is_carried_without_history_or_when_the_question_names_its_paper
     ("What about the former?", ["a"]),
     ("How was the last one evaluated?", ["c"]),
     ("How do they compare?", ["a", "b", "c"]),
+    ("Compare the first two.", ["a", "b"]),  # was the first one alone
+    ("And the last two ones?", ["b", "c"]),
 ])
 def test_narrow_carried_picks_by_position(question, expected) -> None:
     assert narrow_carried(question, ["a", "b", "c"]) == expected
