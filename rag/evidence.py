@@ -71,6 +71,22 @@ ROLE_WORDS: dict[Role, frozenset[str]] = {
 # the 0-1 sentence score); with it the dev set's figures were unchanged while "what did they find" answers lead with
 # result sentences.
 ROLE_BONUS = 0.1
+# A question asking for named things (models, datasets, benchmarks a paper uses or is tested on) is answered by a
+# sentence naming them; such a sentence gains ROLE_BONUS as an asked-for role does. Named things are coined tokens
+# ("PixArt-α", "LLaVA-1.5-7B", "TabICL") or capitals ("FLUX"), the paper's own name left out.
+_ASKS_FOR_NAMES = re.compile(
+    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:models?|datasets?|benchmarks?|baselines?|backbones?|architectures?"
+    r"|LLMs?|encoders?|networks?)\b"
+    r"|\b(?:test|tests|tested|testing|evaluate|evaluates|evaluated|evaluating|experiments?|benchmarked|run|ran)"
+    r"\s+(?:\w+\s+)?on\s*(?:\?|$)", re.IGNORECASE)
+_NAME_TOKEN = re.compile(r"(?<![\w$\\])(?:[A-Za-z][\w.+-]*[a-z][A-Z][\w.+-]*|[A-Za-z]+[-.]?\d[\w.+-]*"
+                         r"|[A-Z]{3,}(?:-[\w.+-]+)?)(?![\w])")
+
+
+def _names_other_than(text: str, label: str) -> bool:
+    """Whether a sentence names a model, dataset or method other than its paper's own ``label``."""
+    own = {w.lower() for w in re.split(r"[\s/]+", label)}
+    return any(m.group(0).lower().rstrip(".,") not in own for m in _NAME_TOKEN.finditer(text))
 _GENERIC = frozenset(GENERIC_WORDS)
 # Distinct terms whose stems are remembered (a few MB): the sentences of 30,019 abstracts hold 80k distinct
 # word forms (measured), so at conference scale a warm assistant stems each word once.
@@ -431,6 +447,7 @@ class EvidenceScorer:
         """Every sentence of every source scored against the question, best first."""
         wanted = self.wanted(" ".join(terms))
         asked = asked_roles(question)
+        names_asked = bool(_ASKS_FOR_NAMES.search(question))
         banked = self.bank.get([s.paper for s in sources])
         scored: list[Evidence] = []
         for source in sources:
@@ -439,6 +456,8 @@ class EvidenceScorer:
             for sentence, similarity, role, stems in zip(paper.sentences, similarities, paper.roles, paper.stems,
                                                          strict=True):
                 bonus = ROLE_BONUS if role in asked else -ROLE_BONUS if role == "release" else 0.0
+                if names_asked and _names_other_than(sentence.text, source.paper.label):
+                    bonus += ROLE_BONUS  # "What models did they test it on?": "Experiments on PixArt-α and FLUX"
                 scored.append(Evidence(source.number, source.paper.id, sentence, float(similarity),
                                        self.weights.coverage(wanted, stems), role, bonus))
         return sorted(scored, key=lambda e: -e.score)

@@ -879,3 +879,13 @@ def test_the_first_three_of_a_list_are_taken_from_a_list_that_long(seed_assistan
     assert len(listed) >= 3, answers[0].text
     assert cited_ids(answers[1]) == listed[:2], answers[1].text
     assert set(cited_ids(answers[2])) == set(listed[:3]), answers[2].text
+
+
+def test_asking_what_a_paper_was_tested_on_quotes_the_sentence_naming_it(seed_assistant) -> None:
+    """ "What models did they test it on?" after "Tell me about DaTMe" quoted the importance-map sentence: no word
+    of the question is in "Experiments on PixArt-α and FLUX ...", whose names are the answer."""
+    history = [Message("user", "Tell me about DaTMe"),
+               Message("assistant", seed_assistant.answer("Tell me about DaTMe").text)]
+    answer = seed_assistant.answer("What models did they test it on?", history=history)
+    assert "FLUX" in answer.text.split("[1]")[0], answer.text  # the first quoted sentence
+    assert_citations_valid(answer)
