@@ -59,13 +59,16 @@ ROLE_WORDS: dict[Role, frozenset[str]] = {
                          "conclude", "takeaway", "takeaways", "outcome", "outcomes", "show", "shows", "showed",
                          "headline"]),
     "data": frozenset(["dataset", "datasets", "data", "benchmark", "benchmarks", "corpus", "corpora", "evaluated",
-                       "evaluation"]),
+                       "evaluation", "collected"]),
     "problem": frozenset(["motivation", "motivate", "motivated", "challenge", "challenges", "gap"]),
     "method": frozenset(["new", "novel", "novelty", "contribution", "contributions", "contribute", "contributes",
                          "propose", "proposes", "proposed", "introduce", "introduces", "introduced"]),
     "release": frozenset(["code", "github", "link", "links", "url", "repository", "released", "release", "available",
                           "download"]),
 }
+# Every word that asks for a role: a question made only of these ("What are the main results?", "Is the code
+# available?") names no topic of its own to look up.
+ROLE_CUES = frozenset().union(*ROLE_WORDS.values())
 # A sentence in an asked-for role gains this much score; a release sentence (links, "code is available")
 # loses it unless asked, so links are quoted only on request. 0.1 is a chosen value, not a tuned one (a tenth of
 # the 0-1 sentence score); with it the dev set's figures were unchanged while "what did they find" answers lead with

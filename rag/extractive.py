@@ -64,17 +64,18 @@ def _heading(source: Source) -> str:
     return f"**{source.paper.label}** ({source.paper.id})"
 
 
-def quote_paragraph(source: Source, sentences: Sequence[Sentence]) -> str:
-    """"**Label** (id): sentence [n] sentence [n]", sentences in abstract order."""
-    ordered = sorted(sentences, key=lambda s: s.start)
+def quote_paragraph(source: Source, sentences: Sequence[Sentence], lead: Sentence | None = None) -> str:
+    """"**Label** (id): sentence [n] sentence [n]", sentences in abstract order, ``lead`` (a definition) first."""
+    ordered = sorted(sentences, key=lambda s: (s != lead, s.start))
     return f"{_heading(source)}: " + " ".join(cite(s.text, source.number) for s in ordered)
 
 
-def render(chosen: Sequence[Evidence], sources: Sequence[Source]) -> str:
+def render(chosen: Sequence[Evidence], sources: Sequence[Source], lead: Evidence | None = None) -> str:
     """Group quoted sentences by paper, best paper first."""
     by_number = {s.number: s for s in sources}
     return "\n\n".join(
-        quote_paragraph(by_number[n], [e.sentence for e in chosen if e.source == n])
+        quote_paragraph(by_number[n], [e.sentence for e in chosen if e.source == n],
+                        lead.sentence if lead is not None and lead.source == n else None)
         for n in dict.fromkeys(e.source for e in chosen)
     )
 
@@ -91,8 +92,9 @@ def select(evidence: Sequence[Evidence], limit: int) -> list[Evidence]:
     return keep[:limit]
 
 
-def fact(chosen: Sequence[Evidence], sources: Sequence[Source], caveat: str | None = None) -> Composed:
-    text = render(chosen, sources)
+def fact(chosen: Sequence[Evidence], sources: Sequence[Source], caveat: str | None = None,
+         lead: Evidence | None = None) -> Composed:
+    text = render(chosen, sources, lead)
     return Composed(f"{caveat}\n\n{text}" if caveat else text, list(chosen))
 
 
@@ -307,4 +309,4 @@ def compose(gathered: Gathered, limit: int) -> Composed:
     chosen = select(gathered.evidence, limit)
     quoted = {(e.paper_id, e.sentence) for e in chosen}
     chosen += [e for e in gathered.extra if (e.paper_id, e.sentence) not in quoted]
-    return fact(chosen, sources, REASON_CAVEAT if gathered.premise_check else None)
+    return fact(chosen, sources, REASON_CAVEAT if gathered.premise_check else None, gathered.lead)

@@ -173,6 +173,7 @@ class Gathered:
     more: list[Match] = field(default_factory=list)  # members ranked past MAX_LISTED, for "show more"
     missing: Missing | None = None  # set when the evidence lacks what was asked
     extra: list[Evidence] = field(default_factory=list)  # must be quoted too: each part's answer, a definition
+    lead: Evidence | None = None  # quoted first, before its paper's other sentences: the definition asked for
     premise_check: bool = False  # a "why" question: the quote is offered to check its premise against
     by_relevance: bool = True  # evidence is ordered by relevance to the question (else in abstract order)
     criterion: str = ""  # as a list header names it, quoted: '"audio" or "video"'
@@ -330,8 +331,8 @@ class Gatherer:
             return plan.points_back
         if len(plan.carried) > MAX_COMPARED and not plan.refers:
             return False
-        if not plan.terms:  # nothing to retrieve on its own: "and the second one?", "Tell me more"
-            return plan.continues
+        if not plan.topical_terms:  # nothing to retrieve on its own: "and the second one?", "Tell me more",
+            return plan.continues  # "What are the main results?"
         own = self.retriever.rank(plan.question, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)[:1]
         carried = self.retriever.rank(plan.question, paper_ids=plan.carried, mode=self.mode)[:1]
         if not own or not carried:
@@ -412,8 +413,10 @@ class Gatherer:
             gathered.extra += best[:1]
         for short in dict.fromkeys(self._absent(plan, asked, [by_id[top].paper]).values()):
             gathered.extra += [e for e in own if short and short in e.sentence.text][:1]  # "SDXL" for Stable Diffusion
-        if plan.expects == "definition":
-            gathered.extra += [e for e in own if defines(e.sentence.text, by_id[top].paper.label)][:1]
+        if plan.expects == "definition":  # ("What is V33DA?": "We close this gap with V33DA, a benchmark ...")
+            defining = [e for e in own if defines(e.sentence.text, by_id[top].paper.label)][:1]
+            gathered.extra += defining
+            gathered.lead = defining[0] if defining and top in plan.targets else None  # (not "What is <a term>?")
         if plan.expects == "reason":
             found = contribution(own, by_id[top])
             gathered.extra += [found] if found else []

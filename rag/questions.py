@@ -32,7 +32,7 @@ from typing import Literal
 
 from .chunking import split_sentences
 from .corpus import Paper
-from .evidence import Acronyms, content_terms, defines, referring_words, words
+from .evidence import ROLE_CUES, Acronyms, content_terms, defines, referring_words, words
 from .lexical import FORM_WORDS, STOPWORDS
 from .types import Message
 
@@ -251,6 +251,12 @@ class QuestionPlan:
         return self.set_phrase or " ".join(self.terms)
 
     @property
+    def topical_terms(self) -> list[str]:
+        """The terms that name something to look up, not only a kind of sentence ("results", "code", "data"):
+        without any, a question in a conversation asks about the conversation's papers."""
+        return [t for t in self.terms if t.lower() not in ROLE_CUES]
+
+    @property
     def topic_terms(self) -> list[str]:
         """The terms that could say what papers are about: those of a question asking about the collection
         ("What are the hot topics of this conference?") lose the words of that asking."""
@@ -329,7 +335,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.followup = bool(earlier)
     if len(plan.carried) > 1 and _OF_THESE_PAPERS.search(question):  # after a list, "these papers" are its papers
         plan.points_back = True
-    plan.continues = bool(plan.carried and not plan.terms and (plan.refers or not _COLLECTION_WIDE.search(question)))
+    plan.continues = bool(plan.carried and not plan.topical_terms
+                          and (plan.refers or not _COLLECTION_WIDE.search(question)))
     if _ELLIPSIS.match(question) and not named and _asked_for_papers(history):
         plan.set_valued = True  # "What about diffusion models?" after a "which papers" question asks the same of it
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""

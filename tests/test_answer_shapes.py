@@ -889,3 +889,23 @@ def test_asking_what_a_paper_was_tested_on_quotes_the_sentence_naming_it(seed_as
     answer = seed_assistant.answer("What models did they test it on?", history=history)
     assert "FLUX" in answer.text.split("[1]")[0], answer.text  # the first quoted sentence
     assert_citations_valid(answer)
+
+
+def test_a_question_naming_only_a_kind_of_sentence_continues_the_conversation(seed_assistant) -> None:
+    """ "What are the main results?" and "Is the code available?" after "What is V33DA?" have no topic of their
+    own ("results", "code" ask for a role); retrieval alone sent them to the DPO paper's "main results" and
+    RISE's "Code is available"."""
+    history = [Message("user", "What is V33DA?"), Message("assistant", seed_assistant.answer("What is V33DA?").text)]
+    for question in ("What are the main results?", "Is the code available?"):
+        answer = seed_assistant.answer(question, history=history)
+        assert cited_ids(answer) == ["p10"], (question, answer.text)
+    alone = seed_assistant.answer("Is the code available?")  # no conversation: a paper that says so
+    assert cited_ids(alone) and not alone.refused, alone.text
+
+
+def test_what_a_named_paper_is_leads_with_its_defining_sentence(seed_assistant) -> None:
+    """ "What is V33DA?" quoted two sentences of background before the one saying what V33DA is."""
+    answer = seed_assistant.answer("What is V33DA?")
+    assert answer.text.startswith("**V33DA** (p10): We close this gap with V33DA, a multimodal benchmark"), answer.text
+    term = seed_assistant.answer("What is directional motion blindness?")  # a term, not a paper: abstract order
+    assert "We call this failure directional motion blindness" in term.text.split("[1]")[0], term.text
