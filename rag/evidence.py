@@ -637,7 +637,8 @@ _FIGURE = re.compile(r"\d|\b(?:orders?[- ]of[- ]magnitude|twice|half|double[sd]?
                      r"|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?|billions?)\b",
                      re.IGNORECASE)
 _WINNER = re.compile(r"\b(?:best|worst|outperform\w*|highest|lowest|strongest|weakest|exceed\w*|surpass\w*|"
-                     r"better|worse|largest|smallest|leading|top-performing|state[- ]of[- ]the[- ]art)\b",
+                     r"better|worse|largest|smallest|biggest|greatest|longest|shortest|leading|top-performing"
+                     r"|state[- ]of[- ]the[- ]art)\b",
                      re.IGNORECASE)
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
 _LIST_OPENER = re.compile(r"[:(]|\b(?:namely|including|such as|e\.g\.|i\.e\.)", re.IGNORECASE)

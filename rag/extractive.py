@@ -104,7 +104,8 @@ def not_stated(missing: Missing, closest: Evidence | None, sources: Sequence[Sou
         return Composed(REFUSAL, [], refused=True)
     what = (missing_sentence(missing.labels, missing.absent) if missing.reason == "terms"
             else missing_kind_sentence(missing.labels, missing.expects, missing.count, missing.noun))
-    return Composed(f"{what} The closest it comes:\n\n{render([closest], sources)}", [closest], refused=True)
+    they = "it comes" if len(missing.labels) == 1 else "they come"  # ("The abstracts do not say ...")
+    return Composed(f"{what} The closest {they}:\n\n{render([closest], sources)}", [closest], refused=True)
 
 
 def missing_sentence(labels: Sequence[str], absent: Sequence[str]) -> str:
@@ -121,7 +122,7 @@ def missing_kind_sentence(labels: Sequence[str], expects: str, count: int | None
         noun = count_noun.strip() or "items"
         verb = 'does' if len(labels) == 1 else 'do'
         return f"{owner} {verb} not name the {NUMBER_WORDS.get(count or 0, count)} {noun}."
-    return f"{owner} {'does' if len(labels) == 1 else 'do'} not say which one is best."
+    return f"{owner} {'does' if len(labels) == 1 else 'do'} not say which one is {count_noun or 'the best'}."
 
 
 def _owner(labels: Sequence[str]) -> str:

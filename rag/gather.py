@@ -56,6 +56,7 @@ from .questions import (
     narrow_carried,
     previous_question,
     subject_terms,
+    superlative,
 )
 from .retrieval import Mode, Retriever, Scored
 from .topics import TopicMap, paper_topics
@@ -464,14 +465,16 @@ class Gatherer:
             return None
         best = gathered.evidence[0].score
         candidates = gathered.extra + [e for e in gathered.evidence if e.score >= EXPECTED_WITHIN * best]
-        holding = [e for e in candidates if has_expected(plan.expects, plan.count, plan.count_noun,
+        asked = superlative(plan.question) if plan.expects == "winner" else plan.count_noun  # ("the largest")
+        holding = [e for e in candidates if has_expected(plan.expects, plan.count, asked,
                                                                     _without(e.sentence.text, plan.question))]
         if holding:  # lead with the sentence that holds it, wherever it is among the sources
             lead = holding[0]  # often a clause's best sentence (from ``extra``): quoted once, not twice
             gathered.evidence = [lead] + [e for e in gathered.evidence
                                           if (e.paper_id, e.sentence) != (lead.paper_id, lead.sentence)]
             return None
-        return Missing("kind", labels, [], plan.expects, plan.count, plan.count_noun)
+        across = plan.expects == "winner" and not gathered.focus  # "Which benchmark is the largest?": of them all
+        return Missing("kind", [] if across else labels, [], plan.expects, plan.count, asked)
 
     def _list(self, plan: QuestionPlan, scope: Scope, k: int) -> Gathered | None:
         """Membership of every candidate paper; a list when several clear the bar (or the criterion is negated)."""

@@ -172,8 +172,9 @@ _SELECTING = re.compile(r"\bwhich\s+(?:one|of)\b", re.IGNORECASE)
 # "this collection", "these papers": the corpus itself, not something said earlier
 _COLLECTION = re.compile(r"\b(?:this|these|the)\s+(?:collection|corpus|set|papers|abstracts|conference)\b",
                          re.IGNORECASE)
-_WINNER = re.compile(r"\b(?:which|what|who)\b.*\b(?:best|worst|highest|lowest|strongest|weakest|fastest|top"
-                     r"|(?:most|least)\s+(?:accurate|effective|efficient|successful|robust))\b",
+_WINNER = re.compile(r"\b(?:which|what|who)\b.*\b((?:best|worst|highest|lowest|strongest|weakest|fastest|top"
+                     r"|largest|biggest|smallest|greatest|longest|shortest|fewest"
+                     r"|(?:most|least)\s+(?:accurate|effective|efficient|successful|robust))\b)",
                      re.IGNORECASE)
 _DEFINITION = re.compile(r"\b(?:stand\s+for|acronym|abbreviation|short\s+for|what\s+(?:is|are)\b(?!\s+the\s+\w+\s+of))",
                          re.IGNORECASE)
@@ -630,6 +631,12 @@ def _compared_phrases(question: str) -> list[str]:
     if not match:
         return []
     return [_THE.sub("", side).strip(" ,") for side in match.groups() if side and side.lower().startswith("the ")]
+
+
+def superlative(question: str) -> str:
+    """What a winner question asks for: "Which benchmark is the largest?" -> "the largest"."""
+    match = _WINNER.search(question)
+    return f"the {match.group(1).lower()}" if match else "the best"
 
 
 def expected_answer(question: str) -> Expects:

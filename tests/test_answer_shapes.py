@@ -909,3 +909,14 @@ def test_what_a_named_paper_is_leads_with_its_defining_sentence(seed_assistant) 
     assert answer.text.startswith("**V33DA** (p10): We close this gap with V33DA, a multimodal benchmark"), answer.text
     term = seed_assistant.answer("What is directional motion blindness?")  # a term, not a paper: abstract order
     assert "We call this failure directional motion blindness" in term.text.split("[1]")[0], term.text
+
+
+def test_a_size_superlative_asks_for_a_winner(seed_assistant) -> None:
+    """ "biggest", "largest" ask which one wins as "best" does: RISE's biggest gain leads with the sentence
+    holding it, and the biggest Sudoku, which no abstract states, is not stated (it quoted "Sudokus of
+    increasing size" as the answer)."""
+    gain = seed_assistant.answer("What is RISE's biggest relative improvement over GiGPO?")
+    assert "11.1%" in gain.text.split("[1]")[0], gain.text
+    sudoku = seed_assistant.answer("What is the biggest Sudoku the approximate WMC pipelines were run on?")
+    assert sudoku.refused and "the biggest" in first_sentence(sudoku.text), sudoku.text
+    assert "closest they come" in sudoku.text or "closest it comes" in sudoku.text
