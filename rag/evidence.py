@@ -645,6 +645,28 @@ _LIST_OPENER = re.compile(r"[:(]|\b(?:namely|including|such as|e\.g\.|i\.e\.)", 
 _SEPARATOR = re.compile(r",|;|\band\b|\bor\b")
 
 
+# A count a sentence states: a whole number of ten or more (thousands grouped or not; not a year, a percentage or a
+# decimal) and the (at most two) words it counts, up to a stopword: "12,326 failed trajectories".
+_COUNT = re.compile(r"(?<![\w.$^+\-,])(\d{1,3}(?:,\d{3})+|\d{2,})(?![\w.,%]|\s*%)\s+((?:[A-Za-z][\w-]*\s*){1,2})")
+
+
+def stated_count(text: str) -> tuple[int, str] | None:
+    """The largest count a sentence states with what it counts ("33,625 verified events"), or None."""
+    found = []
+    for match in _COUNT.finditer(text):
+        number = int(match.group(1).replace(",", ""))
+        if "," not in match.group(1) and 1900 <= number <= 2100:
+            continue  # a year
+        counted = []
+        for word in match.group(2).split():
+            if word.lower() in STOPWORDS:
+                break
+            counted.append(word)
+        if counted:
+            found.append((number, " ".join(counted)))
+    return max(found, default=None)
+
+
 def has_expected(expects: str, count: int | None, count_noun: str, text: str) -> bool:
     """Does the text hold the kind of content asked for: a figure (of the counted thing), N listed items, a winner?"""
     if expects == "figure":

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from .chunking import Sentence
 from .evidence import NUMBER_WORDS, Match, contribution
-from .gather import Gathered, Missing
+from .gather import Gathered, Missing, StatedSize
 from .types import Evidence, Role, Source, escape_brackets
 
 KEEP_WITHIN = 0.8  # a fact answer's further sentences score at least this share of the best one (dev set)
@@ -207,7 +207,8 @@ def summary(source: Source, evidence: Sequence[Evidence]) -> Composed:
 
 
 def comparison(sources: Sequence[Source], evidence: Sequence[Evidence], shared: Mapping[str, list[str]],
-               by_relevance: bool = True, closest: Sequence[Evidence] = ()) -> Composed:
+               by_relevance: bool = True, closest: Sequence[Evidence] = (),
+               sizes: Sequence[StatedSize] = ()) -> Composed:
     """A table: one row per paper, a short cited quote per column, then what both abstracts share.
 
     Sentences ``closest`` to what the question asks come first, as its direct answer. With
@@ -217,6 +218,7 @@ def comparison(sources: Sequence[Source], evidence: Sequence[Evidence], shared: 
     """
     chosen = list(closest)
     lines = [LEAD, *_closest_lines(sources, closest), ""] if closest else []
+    lines += [f"_{_sizes_line(sizes, sources)}_", ""] if sizes else []
     lines += ["| Paper | " + " | ".join(name for name, _ in COLUMNS) + " |", "|" + " --- |" * (len(COLUMNS) + 1)]
     table: list[dict[str, object]] = []
     for source in sources:
@@ -238,6 +240,21 @@ def comparison(sources: Sequence[Source], evidence: Sequence[Evidence], shared: 
         table.append(row)
     lines += ["", f"_{_shared_line(sources, shared)}_"]
     return Composed("\n".join(lines), chosen, table=table)
+
+
+def _sizes_line(sizes: Sequence[StatedSize], sources: Sequence[Source]) -> str:
+    """What the abstracts let one say directly about sizes: each one's stated count, and whose is larger.
+
+    A note computed from the quoted sentences above it (which carry the citations), like the shared-terms line.
+    """
+    label = {s.number: s.paper.label for s in sources}
+    stated = "; ".join(f"{label[size.evidence.source]} {size.count:,} {size.counted}" for size in sizes)
+    ranked = sorted(sizes, key=lambda size: -size.count)
+    if ranked[0].count == ranked[1].count:
+        return f"Stated sizes: {stated}."
+    which = "larger" if len(sizes) == 2 else "largest"
+    return (f"Stated sizes: {stated}. The {which} number is {label[ranked[0].evidence.source]}'s "
+            "(they may count different things).")
 
 
 def _closest_lines(sources: Sequence[Source], closest: Sequence[Evidence]) -> list[str]:
@@ -299,7 +316,7 @@ def compose(gathered: Gathered, limit: int) -> Composed:
                           gathered.matched_total, gathered.within, gathered.among)
     if gathered.kind == "compare":
         return comparison(sources[: len(gathered.focus)], gathered.evidence, gathered.shared, gathered.by_relevance,
-                          gathered.extra)
+                          gathered.extra, gathered.sizes)
     if gathered.kind == "summary":
         return summary(sources[0], gathered.evidence)
     if gathered.kind == "overview":

@@ -42,6 +42,7 @@ from .evidence import (
     has_expected,
     named_phrase,
     specific_terms,
+    stated_count,
     term_stems,
     words,
 )
@@ -160,6 +161,15 @@ class Missing:
     noun: str = ""
 
 
+@dataclass(frozen=True)
+class StatedSize:
+    """A compared paper's largest stated count and the sentence stating it: "33,625 verified events"."""
+
+    evidence: Evidence
+    count: int
+    counted: str
+
+
 @dataclass
 class Gathered:
     """Everything an answer is composed from: the decided kind, numbered sources and scored evidence."""
@@ -185,6 +195,7 @@ class Gathered:
     among: int = 0  # a list scored among only these many papers (the last answer's or the selection), not the corpus
     shared: dict[str, list[str]] = field(default_factory=dict)
     similar_to: str = ""  # the paper a list of its closest papers is about ("Find papers similar to DaTMe")
+    sizes: list[StatedSize] = field(default_factory=list)  # each compared paper's stated count, when sizes are asked
 
 
 class Gatherer:
@@ -608,8 +619,11 @@ class Gatherer:
         sources = self.sources(plan.query, pointed, scope, len(pointed))
         evidence = self._evidence(plan, sources)
         asked = bool(subject_terms(plan))
+        closest = self._closest_per_part(plan, sources) if asked else []
+        sizes = _stated_sizes(sources, evidence) if plan.asks_size else []
+        closest += [size.evidence for size in sizes if size.evidence not in closest]
         return Gathered("compare", sources, pointed, evidence, shared=self._shared_terms(pointed),
-                        by_relevance=asked, extra=self._closest_per_part(plan, sources) if asked else [])
+                        by_relevance=asked, extra=closest, sizes=sizes)
 
     def _closest_per_part(self, plan: QuestionPlan, sources: Sequence[Source]) -> list[Evidence]:
         """Each compared paper's best sentence for each part of the question, paper by paper.
@@ -669,6 +683,19 @@ class Gatherer:
         topics = [(t.terms, t.paper_ids[:OVERVIEW_PER_TOPIC], len(t.paper_ids)) for t in mapped.topics]
         size = len(chosen) if chosen is not None else len(self.papers)
         return Gathered("overview", sources, first, self._evidence(plan, sources), topics=topics, collection_size=size)
+
+
+def _stated_sizes(sources: Sequence[Source], evidence: Sequence[Evidence]) -> list[StatedSize]:
+    """Each paper's most relevant sentence stating a count, when at least two papers state one: "Which benchmark
+    contains more items?" is answered by the numbers, which the closest sentences had left out."""
+    sizes = []
+    for source in sources:
+        for e in evidence:  # (relevance order)
+            stated = stated_count(e.sentence.text) if e.source == source.number else None
+            if stated:
+                sizes.append(StatedSize(e, *stated))
+                break
+    return sizes if len(sizes) >= 2 else []
 
 
 def _asked_sentences(question: str) -> list[str]:

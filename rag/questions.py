@@ -244,6 +244,7 @@ class QuestionPlan:
     clauses: list[str] = field(default_factory=list)
     set_phrase: str = ""  # "the vision papers" -> "vision": the set a question asks something of
     compared_count: int = 0  # "Two papers find that ...": how many papers the description is about
+    asks_size: bool = False  # "Which contains more items, X or Y?": the counts each abstract states answer it
     compared_phrase: str = ""  # and the description: the sentence that counts them
 
     @property
@@ -315,6 +316,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         points_back=bool(_PRONOUN.search(unnamed)),
         selects=bool(_SELECTING.search(question)),
         collection_wide=bool(_COLLECTION_WIDE.search(question)),
+        asks_size=bool(_SIZE_ASKED.search(question)),
         wants_papers=bool(answer_nouns),
         of_a_set=bool(_DEFINITE_SET.search(question)) and not named,
         similar=bool(_LIKE_REQUEST.search(question) or _RELATED.search(question)
@@ -631,6 +633,11 @@ def _compared_phrases(question: str) -> list[str]:
     if not match:
         return []
     return [_THE.sub("", side).strip(" ,") for side in match.groups() if side and side.lower().startswith("the ")]
+
+
+_SIZE_ASKED = re.compile(r"\b(?:larger|bigger|smaller|largest|biggest|smallest|how\s+(?:many|big|large)|sizes?"
+                         r"|counts?|(?:contains?|has|have|holds?)\s+more|more\s+(?:items|examples|samples|instances"
+                         r"|events|entries)|fewer)\b", re.IGNORECASE)
 
 
 def superlative(question: str) -> str:

@@ -920,3 +920,16 @@ def test_a_size_superlative_asks_for_a_winner(seed_assistant) -> None:
     sudoku = seed_assistant.answer("What is the biggest Sudoku the approximate WMC pipelines were run on?")
     assert sudoku.refused and "the biggest" in first_sentence(sudoku.text), sudoku.text
     assert "closest they come" in sudoku.text or "closest it comes" in sudoku.text
+
+
+def test_a_size_comparison_states_both_counts_and_which_is_larger(seed_assistant) -> None:
+    """ "Which is larger, V33DA or Who&When Pro?" quoted sentences without either number; the counts were only
+    inside cut table cells. Each one's stated count is quoted now, and a note says whose number is larger."""
+    answer = seed_assistant.answer("Which is larger, V33DA or Who&When Pro?")
+    closest = answer.text.split("| Paper |")[0]
+    assert "33,625" in closest and "12,326" in closest, answer.text
+    assert "The larger number is V33DA's" in closest, answer.text
+    assert all(s.supported for s in answer.support if "Stated sizes" in s.sentence), answer.support
+    plain = seed_assistant.answer("Compare V33DA and Who&When Pro")  # no size asked: no note
+    assert "Stated sizes" not in plain.text
+    assert_citations_valid(answer)

@@ -13,7 +13,7 @@ import pytest
 from rag.chunking import split_sentences
 from rag.config import SEED_CORPUS
 from rag.corpus import load_corpus, make_paper
-from rag.evidence import _DEFINITION, Acronyms, _definitions, abbreviated, term_stems, words
+from rag.evidence import _DEFINITION, Acronyms, _definitions, abbreviated, stated_count, term_stems, words
 
 MINI_CORPUS = Path(__file__).resolve().parent / "data" / "mini_corpus.jsonl"
 
@@ -103,3 +103,15 @@ def test_acronym_additions_equal_the_plain_scan_in_order() -> None:
 ])
 def test_abbreviated_finds_a_spelled_out_name_written_as_its_initials(term, question, text, expected) -> None:
     assert abbreviated(term, question, text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("we construct 12,326 failed trajectories with golden labels across 3 modalities", (12326, "failed trajectories")),
+    ("it comprises 33,625 verified events coupling 5-channel audio", (33625, "verified events")),
+    ("tested on 120 reefs and 45 tide gauges", (120, "reefs")),
+    ("up to 11.1% relative F1 and 14.1% EM", None),  # percentages are no counts
+    ("the NeurIPS 2026 track", None),  # nor years
+    ("a 2.5 point gain", None),  # nor decimals
+])
+def test_a_stated_count_is_a_whole_number_with_what_it_counts(text, expected) -> None:
+    assert stated_count(text) == expected
