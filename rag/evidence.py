@@ -108,7 +108,7 @@ _DEFINITION_REACH = 300  # characters before "(LLMs)" searched for its up to eig
 # alone is a word of content elsewhere ("touch sensing", "look-ahead"), so the phrase goes, not the word.
 # So do requests about the answer's form, not its content: "in 3-4 sentences", "like I'm a first year PhD student".
 _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing)?\s+(?:for|at|into)|bird'?s[- ]eye"
-                          r"|lay\s+of\s+the\s+land"
+                          r"|lay\s+of\s+the\s+land|(?:one|two|three)[- ](?:line|liner|sentence|paragraph)s?"
                           r"|ha(?:ve|s)\s+(?:anything\s+)?to\s+do\s+with"
                           r"|in\s+(?:some|any|one)\s+(?:form|way|shape|fashion|capacity)(?:\s+or\s+another)?"
                           r"|of\s+(?:some|any)\s+(?:kind|sort|type)"

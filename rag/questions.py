@@ -159,7 +159,9 @@ _ASKING_ELSE = re.compile(r"\b(?:else|other|recommend|suggest)\b", re.IGNORECASE
 # A definite plural set of papers ("the diffusion papers", "the papers about RL") that a question asks something of
 # ("Summarize the papers about diffusion", "tl;dr of the causal inference papers?"); not a counted one ("the two").
 _DEFINITE_SET = re.compile(rf"\b(?:the|these|those|all(?:\s+the)?)\s+(?!(?:two|three|four|five|most)\b)"
-                           rf"(?:[\w&+-]+\s+){{0,3}}?{_SET_NOUN}\b", re.IGNORECASE)
+                           rf"(?:[\w&+-]+\s+){{0,3}}?{_SET_NOUN}\b"
+                           r"|\b(?:each|every)\s+(?:paper|work|study|article|abstract)\s+(?:on|about|that|which)\b",
+                           re.IGNORECASE)
 # "the main conclusion of the | paper": a description cut off before "paper" at "of the" is what is asked of it.
 _ASKED_OF_THE = re.compile(r"\b(?:of|in|from|by)\s+(?:the|this|that)$", re.IGNORECASE)
 # A question that opens by asking for a listing: "List the work that ..." asks for a set, not one paper.

@@ -682,6 +682,7 @@ def test_the_talk_of_collections_is_no_topic() -> None:
 @pytest.mark.parametrize(("question", "of_a_set"), [
     ("Summarize the papers about diffusion.", True),
     ("tl;dr of the causal inference papers?", True),
+    ("Give me a one-line summary of each paper on floods.", True),
     ("How do the two papers differ?", False),  # counted: the conversation's or described by number
     ("Summarize the paper about diffusion.", False),  # one paper: a description
 ])
@@ -726,6 +727,7 @@ def test_a_slash_joins_two_words_of_one_description() -> None:
     ("Give me the gist of GlowNet in 3-4 sentences.", ["GlowNet"]),  # (no corpus here: the name stays a term)
     ("Explain like I'm a first year PhD student what GlowNet does.", ["GlowNet"]),
     ("Summarize GlowNet in a few bullet points for a non-expert audience.", ["GlowNet"]),
+    ("Give me a one-line summary of GlowNet.", ["GlowNet"]),  # "line" was a criterion word
     ("Which models use 3-4 layers?", ["models", "3-4", "layers"]),  # a count that is content stays
 ])
 def test_requests_about_the_answers_form_are_not_content(question, terms) -> None:
