@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -239,6 +239,7 @@ class Acronyms:
         for long in self._short_of:
             self._longs_by_first[_first_token(long)].append(long)
         self._papers = papers
+        self._by_length: Counter[int] = Counter()  # undefined acronyms per length, counted with them
 
     @functools.cached_property
     def _undefined(self) -> dict[str, str]:
@@ -250,6 +251,7 @@ class Acronyms:
                 short = token.rstrip("s")
                 if len(short) >= INITIALISM_MIN and short.lower() not in self.long_of:
                     found.setdefault(short.lower(), short)
+        self._by_length = Counter(len(short) for short in found)
         return found
 
     def load(self) -> None:
@@ -264,14 +266,21 @@ class Acronyms:
         could not find the paper that only writes "RLHF". Among 50k papers nearly every acronym is defined
         somewhere, and a defined one is left to the definitions.
         """
+        undefined = self._undefined  # (read first: it also counts them by length for _chance)
         tokens = [w for w in words(phrase) if w.lower() not in STOPWORDS]
         letters = [w.lower() if w.isupper() else w[:1].lower() for w in tokens]
-        for size in range(len(tokens), 1, -1):
-            for start in range(len(tokens) - size + 1):
-                written = self._undefined.get("".join(letters[start:start + size]))
-                if written:
-                    return written
-        return ""
+        runs = ["".join(letters[start:start + size]) for size in range(len(tokens), 1, -1)
+                for start in range(len(tokens) - size + 1)]
+        if sum(self._chance(len(run)) for run in runs) > INITIALISM_CHANCE:
+            return ""  # so many acronyms that some run of these words would spell one by chance
+        return next((undefined[run] for run in runs if run in undefined), "")
+
+    def _chance(self, length: int) -> float:
+        """How likely one run of words spells some undefined acronym this long by chance: their number over all
+        letter strings that long (three letters: 0.03% among the 19 seeds, 8% among 50k abstracts)."""
+        if length < INITIALISM_MIN:
+            return 0.0
+        return self._by_length.get(length, 0) / 26 ** length
 
     def _long_forms_in(self, low: str) -> list[str]:
         """The defined long forms a lower-cased text contains, looked up by their first word.
@@ -323,6 +332,9 @@ _TOKEN = re.compile(r"[\w&+.'-]+")
 # An undefined acronym is matched from a phrase's initials only when it has this many letters: two-letter ones
 # ("EM", "PA", "AV") stand for too many phrases. Chosen, not tuned.
 INITIALISM_MIN = 3
+# ... and only when a chance match is rare: summed over every run of the phrase's words, the share of letter
+# strings that long which are undefined acronyms of the corpus stays below this. Chosen, not tuned: one in a hundred.
+INITIALISM_CHANCE = 0.01
 _CAPITALS = re.compile(r"\b[A-Z]{2,}s?\b")
 
 
