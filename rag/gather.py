@@ -476,8 +476,7 @@ class Gatherer:
             return None
         best = gathered.evidence[0].score
         candidates = gathered.extra + [e for e in gathered.evidence if e.score >= EXPECTED_WITHIN * best]
-        asked = superlative(plan.question) if plan.expects == "winner" else plan.count_noun  # ("the largest")
-        holding = [e for e in candidates if has_expected(plan.expects, plan.count, asked,
+        holding = [e for e in candidates if has_expected(plan.expects, plan.count, plan.count_noun,
                                                                     _without(e.sentence.text, plan.question))]
         if holding:  # lead with the sentence that holds it, wherever it is among the sources
             lead = holding[0]  # often a clause's best sentence (from ``extra``): quoted once, not twice
@@ -485,6 +484,7 @@ class Gatherer:
                                           if (e.paper_id, e.sentence) != (lead.paper_id, lead.sentence)]
             return None
         across = plan.expects == "winner" and not gathered.focus  # "Which benchmark is the largest?": of them all
+        asked = superlative(plan.question) if plan.expects == "winner" else plan.count_noun  # ("the largest")
         return Missing("kind", [] if across else labels, [], plan.expects, plan.count, asked)
 
     def _list(self, plan: QuestionPlan, scope: Scope, k: int) -> Gathered | None:
@@ -674,8 +674,8 @@ class Gatherer:
         """Topics over the (filtered) collection, each with its most central papers."""
         chosen = [p.id for p in scope.papers(self.papers)] if scope else None
         mapped = self.topics(chosen)
-        central = [(pid, close) for t in mapped.topics
-                   for pid, close in zip(t.paper_ids[:OVERVIEW_PER_TOPIC], t.closeness, strict=False)]
+        central = [pair for t in mapped.topics
+                   for pair in list(zip(t.paper_ids, t.closeness, strict=True))[:OVERVIEW_PER_TOPIC]]
         first = [pid for pid, _ in central]
         # An overview request matches no paper better than another: a source's score is its closeness to its topic.
         sources = [self.retriever.to_source(i + 1, Scored(pid, close, close, 0.0), plan.query)
@@ -690,11 +690,10 @@ def _stated_sizes(sources: Sequence[Source], evidence: Sequence[Evidence]) -> li
     contains more items?" is answered by the numbers, which the closest sentences had left out."""
     sizes = []
     for source in sources:
-        for e in evidence:  # (relevance order)
-            stated = stated_count(e.sentence.text) if e.source == source.number else None
-            if stated:
-                sizes.append(StatedSize(e, *stated))
-                break
+        own = (e for e in evidence if e.source == source.number)  # (relevance order)
+        found = next(((e, stated) for e in own if (stated := stated_count(e.sentence.text))), None)
+        if found:
+            sizes.append(StatedSize(found[0], *found[1]))
     return sizes if len(sizes) >= 2 else []
 
 
