@@ -100,6 +100,10 @@ def fact(chosen: Sequence[Evidence], sources: Sequence[Source], caveat: str | No
 
 def not_stated(missing: Missing, closest: Evidence | None, sources: Sequence[Source]) -> Composed:
     """Say precisely what is missing and show at most the single closest sentence."""
+    if missing.reason == "which":
+        return Composed(f"Papers like which one? The last answer had {len(missing.labels)}: "
+                        f"{_join(missing.labels, 'and')}. Ask, for example, \"Find papers similar to "
+                        f"{missing.labels[0]}\".", [], refused=True)
     if missing.reason == "nothing" or closest is None:
         return Composed(REFUSAL, [], refused=True)
     what = (missing_sentence(missing.labels, missing.absent) if missing.reason == "terms"
@@ -152,7 +156,8 @@ def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Matc
     possible = [m for m in possible if m.paper_id in by_paper]
     if not members and not possible:
         pool = f"None of these {among} papers" if among else "No paper in the corpus"
-        return Composed(f"{pool} clearly matches {criterion}.", [], refused=True)
+        return Composed(f"{pool} clearly matches {criterion}." if criterion else f"{pool} clearly matches.", [],
+                        refused=True)
     count = total if total is not None else len(members)
     shown = f"; showing {len(members)}" if count > len(members) else ""
     counted = (f"{count} of the \"{within}\" papers" if within else f"{count} of these {among} papers" if among

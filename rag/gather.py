@@ -153,7 +153,7 @@ class Scope:
 class Missing:
     """What the evidence lacks: nothing relevant at all, named terms, or the asked-for figure/list/winner."""
 
-    reason: Literal["nothing", "terms", "kind"]
+    reason: Literal["nothing", "terms", "kind", "which"]  # "which": of several papers, the question names none
     labels: list[str] = field(default_factory=list)
     absent: list[str] = field(default_factory=list)
     expects: str = "any"
@@ -237,6 +237,8 @@ class Gatherer:
         among = plan.followup and len(pointed) > 1  # "Which of them ...?" after a list: the list among its papers
         if plan.similar and len(pointed) == 1:
             return self._similar(plan, pointed[0], scope, k)
+        if plan.similar and not pointed and not plan.topical_terms and len(plan.carried) > 1:
+            return self._which_one(plan, scope, k)  # "Any similar papers?" after a list: like which of them?
         if plan.kind == "overview" and not pointed or not pointed and self._about_the_collection(plan, scope):
             return self._overview(plan, scope)
         if plan.kind == "list" and (not pointed or among):  # (of one paper, "them" are its models or datasets)
@@ -339,6 +341,8 @@ class Gatherer:
         ("Which of them ..."). Nor is a question that does not point back bound to more papers than a comparison
         holds: those came from a list or an overview, so they answer about as well as the corpus by being most of it.
         """
+        if plan.similar and not plan.topical_terms:  # "Any similar papers?": like the paper the chat is about
+            return len(plan.carried) == 1
         if plan.kind == "list" or plan.of_a_set and plan.topic_terms:  # ("Summarize the papers about diffusion")
             return plan.points_back
         if len(plan.carried) > MAX_COMPARED and not plan.refers:
@@ -614,6 +618,12 @@ class Gatherer:
         # (scored against the paper's abstract: a source's relevance is its closeness to that paper)
         gathered.sources = self.sources(paper.text, [m.paper_id for m in members] + [pid], scope, k)
         return gathered
+
+    def _which_one(self, plan: QuestionPlan, scope: Scope, k: int) -> Gathered:
+        """Papers like one of several the conversation holds, not saying which: ask which, naming them."""
+        labels = [self.papers[pid].label for pid in plan.carried]
+        return Gathered("fact", self.sources(plan.query, plan.carried, scope, k), [], [],
+                        missing=Missing("which", labels))
 
     def _compare(self, plan: QuestionPlan, pointed: list[str], scope: Scope, k: int) -> Gathered:
         sources = self.sources(plan.query, pointed, scope, len(pointed))

@@ -933,3 +933,19 @@ def test_a_size_comparison_states_both_counts_and_which_is_larger(seed_assistant
     plain = seed_assistant.answer("Compare V33DA and Who&When Pro")  # no size asked: no note
     assert "Stated sizes" not in plain.text
     assert_citations_valid(answer)
+
+
+def test_any_similar_papers_in_a_chat_means_like_the_papers_discussed(seed_assistant) -> None:
+    """ "Any similar papers?" after a question about the cfDNA paper answered 'No paper in the corpus clearly
+    matches ""': a "which papers" question with no criterion. It means papers like that one; after a list of
+    several it asks which of them, naming them."""
+    first = "Tell me about the cfDNA paper"
+    history = [Message("user", first), Message("assistant", seed_assistant.answer(first).text)]
+    like = seed_assistant.answer("Any similar papers?", history=history)
+    assert like.kind == "list" and "closest to Cell-free DNA" in like.text and "p03" not in cited_ids(like), like.text
+    listed = "Which papers use video?"
+    listing = seed_assistant.answer(listed)
+    history = [Message("user", listed), Message("assistant", listing.text)]
+    which = seed_assistant.answer("Any similar papers?", history=history)
+    assert which.text.startswith("Papers like which one?"), which.text
+    assert all(s.paper.label in which.text for s in listing.cited_sources), which.text
