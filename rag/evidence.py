@@ -619,7 +619,9 @@ def specific_terms(question: str, terms: Sequence[str], acronyms: Acronyms, know
     for term in terms:
         if "-" in term.strip("-") and not specific_terms(question, term.split("-"), acronyms, known):
             continue  # "GNN-style": specific only through a part that is
-        if (term.lower() in METADATA_WORDS or any(c.isdigit() or c == "&" for c in term)
+        if term.lower() in OWN_LIMITS and not _PRIOR_WORK.search(question):
+            out.append(term)  # "What are its limitations?": a paper's own, which abstracts seldom state
+        elif (term.lower() in METADATA_WORDS or any(c.isdigit() or c == "&" for c in term)
                 or any(c.isupper() for c in term[1:])):
             short = term.isupper() and len(term.rstrip("s")) <= 3
             if not short or term.lower().rstrip("s") in acronyms.long_of or stem(term) in known:
@@ -629,6 +631,13 @@ def specific_terms(question: str, terms: Sequence[str], acronyms: Acronyms, know
     return out
 
 
+# A paper's own weaknesses, asked about ("What are its limitations?"), are a field abstracts seldom fill: absent, they
+# are "not stated". The limits of earlier work a paper addresses ("What limitation of existing methods ...") are not.
+OWN_LIMITS = frozenset(["limitation", "limitations", "weakness", "weaknesses", "drawback", "drawbacks", "shortcoming",
+                        "shortcomings", "caveat", "caveats"])
+_PRIOR_WORK = re.compile(r"\b(?:existing|prior|previous|earlier|current|other|standard|conventional|baselines?|"
+                         r"address(?:es|ed)?|overcome[sd]?|tackle[sd]?|solve[sd]?|fix(?:es|ed)?|remed(?:y|ies|ied))\b",
+                         re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+)[\"'(]*([A-Za-z][\w&+.'-]*)")
 
 

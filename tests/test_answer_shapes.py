@@ -949,3 +949,13 @@ def test_any_similar_papers_in_a_chat_means_like_the_papers_discussed(seed_assis
     which = seed_assistant.answer("Any similar papers?", history=history)
     assert which.text.startswith("Papers like which one?"), which.text
     assert all(s.paper.label in which.text for s in listing.cited_sources), which.text
+
+
+def test_a_papers_own_limitations_are_not_stated_unless_its_abstract_says_so(seed_assistant) -> None:
+    """ "What are its limitations?" quoted CoCHI's summary as if it answered; the limits of earlier work a paper
+    addresses are another matter, answered by its problem sentence."""
+    own = seed_assistant.answer("What are the limitations of CoCHI?")
+    assert own.refused and "limitations" in first_sentence(own.text), own.text
+    prior = seed_assistant.answer("What limitation of existing calibration methods does CoCHI address?")
+    assert not prior.refused and "Existing calibration methods" in prior.text, prior.text
+    assert_citations_valid(own)
