@@ -617,10 +617,10 @@ def specific_terms(question: str, terms: Sequence[str], acronyms: Acronyms, know
     starts = {m.group(1).rstrip(".'") for m in _SENTENCE_START.finditer(question)}  # "Fine. Which ..." -> Fine
     out = []
     for term in terms:
-        if "-" in term.strip("-") and not specific_terms(question, term.split("-"), acronyms, known):
+        if term.lower() in OWN_LIMITS and not _PRIOR_WORK.search(question) or term.lower() in RELEASED_THINGS:
+            out.append(term)  # "What are its limitations?", "Does DaTMe release code?": fields abstracts seldom fill
+        elif "-" in term.strip("-") and not specific_terms(question, term.split("-"), acronyms, known):
             continue  # "GNN-style": specific only through a part that is
-        if term.lower() in OWN_LIMITS and not _PRIOR_WORK.search(question):
-            out.append(term)  # "What are its limitations?": a paper's own, which abstracts seldom state
         elif (term.lower() in METADATA_WORDS or any(c.isdigit() or c == "&" for c in term)
                 or any(c.isupper() for c in term[1:])):
             short = term.isupper() and len(term.rstrip("s")) <= 3
@@ -635,6 +635,9 @@ def specific_terms(question: str, terms: Sequence[str], acronyms: Acronyms, know
 # are "not stated". The limits of earlier work a paper addresses ("What limitation of existing methods ...") are not.
 OWN_LIMITS = frozenset(["limitation", "limitations", "weakness", "weaknesses", "drawback", "drawbacks", "shortcoming",
                         "shortcomings", "caveat", "caveats"])
+# Nor do most abstracts say where their code is: asked for and absent, it is "not stated" (an unrelated sentence of
+# DaTMe had been quoted for "Does DaTMe release code?").
+RELEASED_THINGS = frozenset(["code", "github", "repository", "repo", "open-source", "opensource"])
 _PRIOR_WORK = re.compile(r"\b(?:existing|prior|previous|earlier|current|other|standard|conventional|baselines?|"
                          r"address(?:es|ed)?|overcome[sd]?|tackle[sd]?|solve[sd]?|fix(?:es|ed)?|remed(?:y|ies|ied))\b",
                          re.IGNORECASE)

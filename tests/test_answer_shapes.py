@@ -959,3 +959,12 @@ def test_a_papers_own_limitations_are_not_stated_unless_its_abstract_says_so(see
     prior = seed_assistant.answer("What limitation of existing calibration methods does CoCHI address?")
     assert not prior.refused and "Existing calibration methods" in prior.text, prior.text
     assert_citations_valid(own)
+
+
+def test_code_an_abstract_does_not_mention_is_not_stated(seed_assistant) -> None:
+    """ "Does DaTMe release code?" quoted its token-roles sentence as if it answered; RISE does say where its code
+    is, and that sentence is the answer."""
+    missing = seed_assistant.answer("Does DaTMe release code?")
+    assert missing.refused and '"code"' in first_sentence(missing.text), missing.text
+    stated = seed_assistant.answer("Is the RISE code available?")
+    assert not stated.refused and "Code is available" in stated.text, stated.text
