@@ -57,7 +57,8 @@ _REFERRING = re.compile(r"\b(" + "|".join(sorted(METADATA_WORDS)) + r")(?:'s?|(?
 ROLE_WORDS: dict[Role, frozenset[str]] = {
     "result": frozenset(["result", "results", "finding", "findings", "find", "found", "conclusion", "conclusions",
                          "conclude", "takeaway", "takeaways", "outcome", "outcomes", "show", "shows", "showed",
-                         "headline"]),
+                         "headline", "performance", "perform", "performs", "performed", "accuracy", "improvement",
+                         "improvements", "gain", "gains", "numbers"]),
     "data": frozenset(["dataset", "datasets", "data", "benchmark", "benchmarks", "corpus", "corpora", "evaluated",
                        "evaluation", "collected"]),
     "problem": frozenset(["motivation", "motivate", "motivated", "challenge", "challenges", "gap"]),
@@ -210,9 +211,14 @@ def _held_at(distant: Mapping[str, StemForms], text: str, stems: set[str]) -> di
 
 
 def asked_roles(question: str) -> set[Role]:
-    """The sentence roles a question asks for by its words ("what did they find" -> result)."""
+    """The sentence roles a question asks for by its words ("what did they find" -> result, "how well does it
+    work" -> result)."""
     asked = {w.lower() for w in words(question)}
-    return {role for role, cues in ROLE_WORDS.items() if asked & cues}
+    roles: set[Role] = {role for role, cues in ROLE_WORDS.items() if asked & cues}
+    return roles | ({"result"} if _HOW_WELL.search(question) else set())
+
+
+_HOW_WELL = re.compile(r"how\s+(?:well|good|effective|accurate|successful)", re.IGNORECASE)
 
 
 class Acronyms:

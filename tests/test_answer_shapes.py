@@ -968,3 +968,11 @@ def test_code_an_abstract_does_not_mention_is_not_stated(seed_assistant) -> None
     assert missing.refused and '"code"' in first_sentence(missing.text), missing.text
     stated = seed_assistant.answer("Is the RISE code available?")
     assert not stated.refused and "Code is available" in stated.text, stated.text
+
+
+def test_asking_how_a_method_performs_quotes_its_result(seed_assistant) -> None:
+    """ "perform", "accuracy", "gains", "how well" ask for result sentences; "How does the Token Hypothesis
+    procedure perform ...?" had quoted its method sentences without the one saying it matches or exceeds."""
+    answer = seed_assistant.answer("How does the Token Hypothesis procedure perform compared with full fine-tuning?")
+    assert "matches or exceeds full-sequence fine-tuning" in answer.text, answer.text
+    assert_citations_valid(answer)
