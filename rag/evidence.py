@@ -218,7 +218,7 @@ def asked_roles(question: str) -> set[Role]:
     return roles | ({"result"} if _HOW_WELL.search(question) else set())
 
 
-_HOW_WELL = re.compile(r"how\s+(?:well|good|effective|accurate|successful)", re.IGNORECASE)
+_HOW_WELL = re.compile(r"\bhow\s+(?:well|good|effective|accurate|successful)\b", re.IGNORECASE)
 
 
 class Acronyms:

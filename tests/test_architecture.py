@@ -98,3 +98,13 @@ def test_the_import_graph_has_no_cycle() -> None:
     for start in sorted(GRAPH):
         if start not in state:
             visit(start, [start])
+
+
+@pytest.mark.parametrize("package", sorted(PACKAGES))
+def test_no_source_file_holds_a_control_character(package: str) -> None:
+    """A pattern written with "\\b" in a non-raw string became a backspace inside a regex (rag.evidence's
+    "how well" cue matched nothing); no linter flags it, as it sits inside a string."""
+    for path in sorted(PACKAGES[package].rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        bad = [c for c in set(text) if ord(c) < 32 and c not in "\n\t"]
+        assert not bad, f"{path.name}: control characters {[hex(ord(c)) for c in bad]}"

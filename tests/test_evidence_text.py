@@ -13,7 +13,16 @@ import pytest
 from rag.chunking import split_sentences
 from rag.config import SEED_CORPUS
 from rag.corpus import load_corpus, make_paper
-from rag.evidence import _DEFINITION, Acronyms, _definitions, abbreviated, stated_count, term_stems, words
+from rag.evidence import (
+    _DEFINITION,
+    Acronyms,
+    _definitions,
+    abbreviated,
+    asked_roles,
+    stated_count,
+    term_stems,
+    words,
+)
 
 MINI_CORPUS = Path(__file__).resolve().parent / "data" / "mini_corpus.jsonl"
 
@@ -126,3 +135,14 @@ def test_abbreviated_finds_a_spelled_out_name_written_as_its_initials(term, ques
 ])
 def test_a_stated_count_is_a_whole_number_with_what_it_counts(text, expected) -> None:
     assert stated_count(text) == expected
+
+
+@pytest.mark.parametrize(("question", "roles"), [
+    ("How well does GlowNet work?", {"result"}),
+    ("How good is TideFormer on the Dutch coast?", {"result"}),
+    ("How does GlowNet perform?", {"result"}),
+    ("Is the GlowNet code on GitHub?", {"release"}),
+    ("How does GlowNet count fireflies?", set()),
+])
+def test_the_roles_a_question_asks_for(question, roles) -> None:
+    assert asked_roles(question) == roles
