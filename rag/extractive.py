@@ -331,5 +331,8 @@ def compose(gathered: Gathered, limit: int) -> Composed:
         return not_stated(gathered.missing, closest, sources)
     chosen = select(gathered.evidence, limit)
     quoted = {(e.paper_id, e.sentence) for e in chosen}
-    chosen += [e for e in gathered.extra if (e.paper_id, e.sentence) not in quoted]
+    for e in gathered.extra:  # each clause's best sentence: two clauses may pick the same one, quoted once
+        if (e.paper_id, e.sentence) not in quoted:
+            quoted.add((e.paper_id, e.sentence))
+            chosen.append(e)
     return fact(chosen, sources, REASON_CAVEAT if gathered.premise_check else None, gathered.lead)
