@@ -667,13 +667,17 @@ class Gatherer:
         # Stable sorts over the abstract's own word order: equally rare words (many are unique to one
         # paper) come in the order the abstract uses them, the same in every run, not in set order.
         rank = sorted((s for s in vocab[paper_ids[0]] if s in common), key=lambda s: -self.scorer.weights(s))
-        out = {"": list(dict.fromkeys(vocab[paper_ids[0]][s] for s in rank))[:limit]}
+        # shown as a word every abstract writes: a stem they share may come from other words ("single-layer" in one
+        # abstract, "single object" in the other)
+        written = set.intersection(*({w.lower() for w in words(self.papers[pid].text)} for pid in paper_ids))
+        out = {"": [w for w in dict.fromkeys(vocab[paper_ids[0]][s] for s in rank) if w.lower() in written][:limit]}
         for pid in paper_ids:
             others: set[str] = set.union(*(set(v) for p, v in vocab.items() if p != pid))
             own_name = set(_surface_by_stem(self.papers[pid].label))  # its row already names it
             ranked_own = sorted((s for s in vocab[pid] if s not in others and s not in own_name),
                                 key=lambda s: -self.scorer.weights(s))
-            out[pid] = list(dict.fromkeys(vocab[pid][s] for s in ranked_own))[:limit]
+            # (a word of two stems, "single-layer", may stand for a common one: it is not also this paper's own)
+            out[pid] = [w for w in dict.fromkeys(vocab[pid][s] for s in ranked_own) if w not in out[""]][:limit]
         return out
 
     def _summary(self, plan: QuestionPlan, pointed: list[str], scope: Scope, k: int) -> Gathered:

@@ -171,6 +171,23 @@ def test_no_sentence_fills_two_cells_of_a_comparison_row(seed_assistant) -> None
         assert len(cells) == len(set(cells)), row
 
 
+def test_terms_in_common_are_written_by_every_compared_abstract(seed_assistant) -> None:
+    """A shared stem once showed one abstract's word: "single-layer" (DGP) stood "in common" with MODIRECT's
+    "single object", and again under "Only DGP"."""
+    answer = seed_assistant.answer("How do DGP and DeltaDirect differ in the way they change the link between the "
+                                   "vision encoder and the language model?")
+    line = next(x for x in answer.text.splitlines() if x.startswith("_In common"))
+    common = re.search(r"use\): ([^.]*)\.", line)
+    own = re.findall(r"Only [^:]+: ([^.]*)\.", line)
+    assert common and len(own) == 2, line
+    shared = common.group(1).split(", ")
+    for word in shared:
+        for pid in ("p16", "p11"):
+            written = re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", seed_assistant.by_id[pid].text, re.I)
+            assert written, (word, pid)
+    assert not set(shared) & {w for part in own for w in part.split(", ")}, line
+
+
 def test_two_papers_selected_by_the_filter_are_compared(mini_assistant) -> None:
     answer = mini_assistant.answer("How do these two papers differ?", paper_ids=["m2", "m7"])
     assert_comparison_table(mini_assistant, answer, ["m2", "m7"])
