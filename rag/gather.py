@@ -247,6 +247,9 @@ class Gatherer:
             if listed is not None:
                 listed.among = len(listed_scope.ids)
                 return listed
+        if not pointed and plan.kind == "fact" and plan.seeks_papers and plan.expects == "any" and not plan.of_a_set \
+                and not plan.carried and not plan.negated and plan.terms:
+            return self._papers_sought(plan, scope, k)
         if not pointed and plan.kind == "fact" and plan.of_a_set and plan.topic_terms:
             described = self._list(plan, scope, k)  # "Summarize the papers about diffusion": that set, by a list's bar
             if described is not None and len(described.members) > MAX_COMPARED:
@@ -258,6 +261,17 @@ class Gatherer:
         if len(pointed) == 1 and not subject_terms(plan) and plan.expects == "any":
             return self._summary(plan, pointed, scope, k)
         return self._fact(plan, pointed, scope, k)
+
+    def _papers_sought(self, plan: QuestionPlan, scope: Scope, k: int) -> Gathered:
+        """ "What work uses X?", "Is anyone ...?", "papers on X?": asked for papers without a set cue, the evidence
+        decides how many. A list when two or more clear the list's membership bar, else the best paper's answer;
+        and "not stated" stays the fact path's one decision. Before, these were fact answers from one paper,
+        which lost a member on 4 tuning lists (probe2, probe4, probe9, probe13) and changed no other answer."""
+        fact = self._fact(plan, [], scope, k)
+        if fact.missing is not None:
+            return fact
+        listed = self._list(plan, scope, k)
+        return listed if listed is not None and len(listed.members) >= 2 else fact
 
     def _about_the_collection(self, plan: QuestionPlan, scope: Scope) -> bool:
         """Whether a question without a paper in view asks what the collection holds: it reads like asking for an

@@ -150,6 +150,15 @@ COLLECTION_TALK = frozenset(
 _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|any)\s+(?:(?:of|among)\s+"
                            rf"(?:the|these|those)\s+)?(?:[\w-]+\s+){{0,2}}?{_SET_NOUN}\b"
                            r"|\b(?:any|a|some)\s+(?:paper|work|study|article|abstract|submission)\b", re.IGNORECASE)
+# Asking for papers without saying how many ("Which paper ...", "What work ...", "Is anyone ...", "papers using X?"):
+# the evidence decides between one paper's answer and a list (several clear the list's membership bar).
+_SEEKS_PAPERS = re.compile(r"\b(?:which|what|find|show|any|some)\s+(?:(?:of|among)\s+(?:the|these|those)\s+)?"
+                           r"(?:[\w-]+\s+){0,2}?(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?"
+                           r"|submissions?)\b(?!\s+(?:is|was|does|did)\s+(?:the|this|that|it)\b)"
+                           r"|\b(?:any|some)one\b|\banybody\b|\bsomebody\b"
+                           r"|\b(?:anything|something)\s+(?:here\s+|in\s+here\s+)?(?:on|about|regarding|related\s+to)\b"
+                           r"|^\W*(?:papers?|works?|studies|research|abstracts?)\s+(?:on|about|that|which|using|with|in)\b",
+                           re.IGNORECASE)
 # Asking for the papers like one paper: phrases that ask for papers themselves ("Anything similar?", "What else is
 # like V33DA?", "similar papers"), or a relation ("similar to", "related to") in a question asking for papers.
 _LIKE_REQUEST = re.compile(r"\b(?:papers?|works?|ones?|anything|something|else)\s+(?:(?:is|are)\s+)?(?:like|similar)\b"
@@ -241,6 +250,7 @@ class QuestionPlan:
     collection_wide: bool = False  # asks about the collection ("the main themes", "this conference", "the trends")
     wants_papers: bool = False  # its wh-word asks for papers: "Which papers ...", not "What topics do the papers ..."
     of_a_set: bool = False  # asks something of a set of papers it describes: "Summarize the papers about diffusion"
+    seeks_papers: bool = False  # what it asks for is papers, however many: "What work ...?", "Is anyone ...?"
     similar: bool = False  # asks for the papers like the one it names: "Find papers similar to DaTMe"
     continues: bool = False  # nothing to look up, asked in a conversation, not of the collection: "Tell me more"
     clauses: list[str] = field(default_factory=list)
@@ -321,6 +331,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         asks_size=bool(_SIZE_ASKED.search(question)),
         wants_papers=bool(answer_nouns),
         of_a_set=bool(_DEFINITE_SET.search(question)) and not named,
+        seeks_papers=bool(_SEEKS_PAPERS.search(question)) and not named,
         similar=bool(_LIKE_REQUEST.search(question) or _RELATED.search(question)
                      and (answer_nouns or _ASKING_ELSE.search(question))),
         mentions=len(set(linked.values())),

@@ -321,6 +321,11 @@ GNN_VARIANTS = [
     "Which works rely on a graph neural network?",
     "Are there papers that apply graph neural networks?",
     "List papers that use graph neural networks.",
+    # asking for papers without a set cue: the evidence (several papers clear the bar) makes it a list
+    "What work uses graph neural networks?",
+    "Is anyone using graph neural networks?",
+    "papers that use graph neural networks?",
+    "Anything here on graph neural networks?",
 ]
 
 
@@ -332,6 +337,26 @@ def test_list_phrasings_of_one_criterion_give_the_same_set(mini_assistant, quest
     assert not set(possible) & GNN_PAPERS
     assert answer.text.startswith(f"{len(members)} "), answer.text
     assert set(cited_ids(answer)) == set(members) | set(possible)
+
+
+@pytest.mark.parametrize("question", ["Which paper studies zebra finch vocalizations?",
+                                      "Is anyone working on zebra finch vocalizations?"])
+def test_asking_for_papers_that_one_paper_answers_gives_that_papers_answer(seed_assistant, question) -> None:
+    """Asking for papers without a set cue becomes a list only when several papers clear the bar: one paper that
+    does gets its own answer (V33DA's zebra finches), not a list of one."""
+    answer = seed_assistant.answer(question)
+    assert answer.kind == "fact" and not answer.refused, answer.text
+    assert cited_ids(answer)[0] == "p10", answer.text
+
+
+def test_a_sentence_two_clauses_pick_is_quoted_once(seed_assistant) -> None:
+    """Each clause of a question gets its best sentence; when two clauses pick the same one it was quoted twice
+    ("Crucially, we reveal ... [2]. Crucially, we reveal ... [2].")."""
+    answer = seed_assistant.answer("One paper shows audio-visual LLMs confuse who is speaking, another that video LLMs "
+                                   "can't tell which way an object moves. Where does each locate the failure, and how "
+                                   "does each fix it?")
+    quoted = [unmarked(s) for _, body in paragraphs(answer.text) for s in sentences_of(body)]
+    assert len(quoted) >= 2 and len(quoted) == len(set(quoted)), answer.text
 
 
 def test_an_acronym_and_its_long_form_list_the_same_papers(seed_assistant) -> None:
