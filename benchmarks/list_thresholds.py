@@ -29,7 +29,7 @@ import numpy as np
 
 from rag.assistant import Assistant
 from rag.config import Settings
-from rag.evidence import MEMBERSHIP_SIMILARITY_SHARE
+from rag.evidence import MEMBERSHIP_SIMILARITY_SHARE, held_at
 from rag.gather import LIST_NONE, MAX_POSSIBLE, MEMBER_MIN, MEMBER_WITHIN, POSSIBLE_WITHIN
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
@@ -81,14 +81,16 @@ def collect(assistant: Assistant, sets: Sequence[str]) -> list[Question]:
             for alternative in plan.alternatives or [plan.criterion]:
                 vector = gatherer.embedder.embed_query(scorer.acronyms.expand(alternative))
                 wanted = scorer.wanted(alternative)
-                related = scorer.related(alternative, vector, [entry.stems for entry in banked.values()])
+                matches = scorer.word_matches(alternative, vector, [entry.stems for entry in banked.values()])
                 per_paper, whole = {}, {}
                 for pid, entry in banked.items():
                     if not entry.sentences:
                         continue
                     similarities = entry.vectors @ vector
-                    per_paper[pid] = [(float(sim), scorer.weights.coverage(wanted, stems, related))
-                                      for sim, stems in zip(similarities, entry.stems, strict=True)]
+                    per_paper[pid] = [(float(sim), scorer.weights.coverage(
+                        wanted, stems, matches.related, held_at(matches.distant, sentence.text, stems)))
+                                      for sentence, sim, stems in zip(entry.sentences, similarities, entry.stems,
+                                                                      strict=True)]
                     mean = entry.vectors.mean(axis=0)
                     whole[pid] = float(mean @ vector / max(float(np.linalg.norm(mean)), 1e-9))
                 sentences.append(per_paper)

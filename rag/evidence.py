@@ -198,7 +198,7 @@ def distinctive_word(criterion: str) -> str:
     return distinctive[0] if len(distinctive) == 1 and "-" not in distinctive[0] else ""
 
 
-def _held_at(distant: Mapping[str, StemForms], text: str, stems: set[str]) -> dict[str, float]:
+def held_at(distant: Mapping[str, StemForms], text: str, stems: set[str]) -> dict[str, float]:
     """The criterion stems a sentence holds only through word forms distant from the criterion's word,
     each at its closest such form's similarity: "identifies" is a weak match for "identifiability"."""
     out: dict[str, float] = {}
@@ -508,7 +508,7 @@ class EvidenceScorer:
             scores = [MEMBERSHIP_SIMILARITY_SHARE * float(sim)
                       + (1 - MEMBERSHIP_SIMILARITY_SHARE)
                       * self.weights.coverage(wanted, stems, matches.related,
-                                            _held_at(matches.distant, sentence.text, stems))
+                                            held_at(matches.distant, sentence.text, stems))
                       for sentence, stems, sim in zip(entry.sentences, entry.stems, similarities, strict=True)]
             best = int(np.argmax(scores))
             out.append((paper.id, entry.sentences[best], scores[best]))
