@@ -736,6 +736,15 @@ def defines(sentence: str, label: str) -> bool:
                 or _CONTRIBUTES.search(sentence))
 
 
+def says_what_it_is(sentence: str, term: str) -> bool:
+    """The sentence says what ``term`` is: "Token merging has emerged as an effective training-free strategy ...",
+    "X is ...", "X refers to ...". (A term in parentheses or an appositive, "... Token Merging (DaTMe), a ...",
+    mostly names a method built on it.)"""
+    return bool(term) and bool(re.search(rf"(?<![\w-]){re.escape(term)}(?:s|es)?\s+(?:is|are|has\s+(?:emerged|become)"
+                                         rf"\s+as|have\s+(?:emerged|become)\s+as|refers?\s+to|denotes?|means)\b",
+                                         sentence, re.IGNORECASE))
+
+
 def contribution(evidence: Sequence[Evidence], source: Source) -> Evidence | None:
     """Where a paper says what it is: the sentence introducing it by name ("We propose X", "X, a benchmark for ..."),
     else a method sentence saying "we propose ...", else its first method sentence, else its first sentence."""

@@ -41,6 +41,7 @@ from .evidence import (
     distinctive_word,
     has_expected,
     named_phrase,
+    says_what_it_is,
     specific_terms,
     stated_count,
     term_stems,
@@ -54,6 +55,7 @@ from .questions import (
     asked_part,
     clauses,
     compared_against,
+    defined_term,
     narrow_carried,
     previous_question,
     subject_terms,
@@ -447,6 +449,11 @@ class Gatherer:
             defining = [e for e in own if defines(e.sentence.text, by_id[top].paper.label)][:1]
             gathered.extra += defining
             gathered.lead = defining[0] if defining and top in plan.targets else None  # (not "What is <a term>?")
+            term = defined_term(plan.question) if top not in plan.targets else ""
+            saying = [e for e in gathered.evidence if says_what_it_is(e.sentence.text, term)][:1]
+            if saying:  # "What is token merging?": "Token merging has emerged as ... strategy for ..." first
+                gathered.extra += saying
+                gathered.lead = saying[0]
         if plan.expects == "reason":
             found = contribution(own, by_id[top])
             gathered.extra += [found] if found else []

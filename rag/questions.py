@@ -673,6 +673,17 @@ def expected_answer(question: str) -> Expects:
     return "any"
 
 
+def defined_term(question: str) -> str:
+    """The term a "What is X?" question asks to have defined ("What is token merging?" -> "token merging"); empty
+    for anything longer than a name or a short phrase, which asks something else of it."""
+    match = _WHAT_IS_TERM.match(question)
+    return match.group(1) if match and len(match.group(1).split()) <= DEFINED_TERM_WORDS else ""
+
+
+DEFINED_TERM_WORDS = 4  # "What is X?" with X of at most this many words asks what X is (chosen, not tuned)
+_WHAT_IS_TERM = re.compile(r"^\W*what(?:'s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?([^?.!,;:]+?)\s*[?.!]*\s*$", re.IGNORECASE)
+
+
 def asked_part(question: str, pointing: Sequence[str] = ()) -> str:
     """What the question asks, without what only identifies the paper: its sentences that end in "?"
     (not a preamble such as "I remember a study where ...") with the ``pointing`` phrases taken out."""

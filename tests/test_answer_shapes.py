@@ -349,6 +349,15 @@ def test_asking_for_papers_that_one_paper_answers_gives_that_papers_answer(seed_
     assert cited_ids(answer)[0] == "p10", answer.text
 
 
+def test_what_is_a_term_leads_with_the_sentence_saying_what_it_is(seed_assistant) -> None:
+    """ "What is token merging?" led with "A key challenge is determining which tokens can be safely merged";
+    DaTMe's abstract opens with what token merging is."""
+    answer = seed_assistant.answer("What is token merging?")
+    body = paragraphs(answer.text)[0][1]
+    assert answer.kind == "fact" and cited_ids(answer)[0] == "p12", answer.text
+    assert unmarked(first_sentence(body)).startswith("Token merging has emerged as"), answer.text
+
+
 def test_a_sentence_two_clauses_pick_is_quoted_once(seed_assistant) -> None:
     """Each clause of a question gets its best sentence; when two clauses pick the same one it was quoted twice
     ("Crucially, we reveal ... [2]. Crucially, we reveal ... [2].")."""
