@@ -517,7 +517,7 @@ class Gatherer:
         pool = self._list_pool(plan, scope)
         if len(plan.conjuncts) > 1:
             return self._list_of_all(plan, pool, scope, k)
-        scores = self._best_matches(plan.alternatives or [plan.criterion], pool)
+        scores = self._best_matches(plan.alternatives or [plan.criterion], pool, plan.contributed)
         ranked = sorted(scores.values(), key=lambda m: -m.score)
         if not ranked and not plan.negated:  # no abstract holds the criterion's distinctive word: none matches
             return Gathered("list", [], [], [], [], [], criterion=_quoted(plan.alternatives or [plan.criterion]))
@@ -547,14 +547,16 @@ class Gatherer:
         gathered.sources = self.sources(plan.query, first, scope, k)
         return gathered
 
-    def _best_matches(self, alternatives: Sequence[str], pool: Sequence[Paper]) -> dict[str, Match]:
+    def _best_matches(self, alternatives: Sequence[str], pool: Sequence[Paper], contributed: str = ""
+                      ) -> dict[str, Match]:
         """Each pool paper's best sentence and score over the criterion's alternatives ("audio or video"), and
-        over an undefined acronym an alternative spells ("RL from human feedback": "RLHF")."""
+        over an undefined acronym an alternative spells ("RL from human feedback": "RLHF"); ``contributed``: what the
+        question asks them to contribute ("a new benchmark")."""
         scores: dict[str, Match] = {}
         spelled = [short for alternative in alternatives if (short := self.scorer.acronyms.initialism(alternative))]
         for alternative in [*alternatives, *(s for s in spelled if s not in alternatives)]:
             vector = self.embedder.embed_query(self.scorer.acronyms.expand(alternative))
-            for pid, sentence, score in self.scorer.membership(alternative, vector, pool):
+            for pid, sentence, score in self.scorer.membership(alternative, vector, pool, contributed):
                 if pid not in scores or score > scores[pid].score:
                     scores[pid] = Match(pid, sentence, score)
         return scores
@@ -563,7 +565,7 @@ class Gatherer:
         """ "Which papers use both audio and video?": the papers that clear every side by that side's own bar,
         each shown with its sentence for the side it matches least. A list even of one (two criteria ask for a
         set), unless no paper comes close on every side."""
-        sides = [self._best_matches(side, pool) for side in plan.conjuncts]
+        sides = [self._best_matches(side, pool, plan.contributed) for side in plan.conjuncts]
         ceilings = [max((m.score for m in side.values()), default=0.0) for side in sides]
         members, possible = [], []
         for pid in set.intersection(*(set(side) for side in sides)):

@@ -159,6 +159,12 @@ _SEEKS_PAPERS = re.compile(r"\b(?:which|what|find|show|any|some)\s+(?:(?:of|amon
                            r"|\b(?:anything|something)\s+(?:here\s+|in\s+here\s+)?(?:on|about|regarding|related\s+to)\b"
                            r"|^\W*(?:papers?|works?|studies|research|abstracts?)\s+(?:on|about|that|which|using|with|in)\b",
                            re.IGNORECASE)
+# A contribution verb before what is contributed, up to the clause's end: "introduce a new benchmark for ...",
+# "propose and release a dataset that ...", "a new, named benchmark".
+_CONTRIBUTING = re.compile(r"\b(?:introduc|propos|present|buil[dt]|releas|contribut|develop|creat|design|construct"
+                           r"|offer|provid)\w*\s+(?:and\s+\w+\s+)?(?P<what>(?:an?|new|novel|their\s+own|any)\b"
+                           r"[^;:?.!()]*?)(?=\s+(?:for|that|which|to|in|of|with|where|whose|as|on)\b|[;:?.!()]|$)",
+                           re.IGNORECASE)
 # Asking for the papers like one paper: phrases that ask for papers themselves ("Anything similar?", "What else is
 # like V33DA?", "similar papers"), or a relation ("similar to", "related to") in a question asking for papers.
 _LIKE_REQUEST = re.compile(r"\b(?:papers?|works?|ones?|anything|something|else)\s+(?:(?:is|are)\s+)?(?:like|similar)\b"
@@ -251,6 +257,7 @@ class QuestionPlan:
     wants_papers: bool = False  # its wh-word asks for papers: "Which papers ...", not "What topics do the papers ..."
     of_a_set: bool = False  # asks something of a set of papers it describes: "Summarize the papers about diffusion"
     seeks_papers: bool = False  # what it asks for is papers, however many: "What work ...?", "Is anyone ...?"
+    contributed: str = ""  # what it asks papers to contribute: "a new named benchmark" of "introduce a new named ..."
     similar: bool = False  # asks for the papers like the one it names: "Find papers similar to DaTMe"
     continues: bool = False  # nothing to look up, asked in a conversation, not of the collection: "Tell me more"
     clauses: list[str] = field(default_factory=list)
@@ -332,6 +339,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         wants_papers=bool(answer_nouns),
         of_a_set=bool(_DEFINITE_SET.search(question)) and not named,
         seeks_papers=bool(_SEEKS_PAPERS.search(question)) and not named,
+        contributed=contributed_phrase(question),
         similar=bool(_LIKE_REQUEST.search(question) or _RELATED.search(question)
                      and (answer_nouns or _ASKING_ELSE.search(question))),
         mentions=len(set(linked.values())),
@@ -671,6 +679,13 @@ def expected_answer(question: str) -> Expects:
     if _DEFINITION.search(question):
         return "definition"
     return "any"
+
+
+def contributed_phrase(question: str) -> str:
+    """What a question asks papers to contribute: "Which papers introduce a new named benchmark for evaluating
+    models?" -> "a new named benchmark"; empty when it asks for none."""
+    match = _CONTRIBUTING.search(question)
+    return match.group("what") if match else ""
 
 
 def defined_term(question: str) -> str:

@@ -368,6 +368,26 @@ def test_a_sentence_two_clauses_pick_is_quoted_once(seed_assistant) -> None:
     assert len(quoted) >= 2 and len(quoted) == len(set(quoted)), answer.text
 
 
+RESOURCE_PAPERS = {"p05", "p10", "p11"}  # "Who&When Pro, a large-scale benchmark", "V33DA, a multimodal benchmark",
+# "MODIRECT, a dataset family"; CoCHI, DGP and the audio-visual paper evaluate on benchmarks
+
+
+@pytest.mark.parametrize("question", [
+    "Which papers introduce a new benchmark?",
+    "Which papers release a new dataset?",
+    "What work in this collection introduces a new, named benchmark or dataset?",
+    "List the submissions that introduce a new benchmark or dataset and give its size.",
+])
+def test_papers_contributing_a_benchmark_are_those_that_are_one(seed_assistant, question) -> None:
+    answer, members, possible = answered_list(seed_assistant, question)
+    assert set(members) == RESOURCE_PAPERS and not possible, answer.text
+
+
+def test_papers_evaluating_on_benchmarks_are_not_read_as_contributing_one(seed_assistant) -> None:
+    _, members, possible = answered_list(seed_assistant, "Which papers evaluate on benchmarks?")
+    assert {"p04", "p16"} <= set(members + possible)
+
+
 def test_an_acronym_and_its_long_form_list_the_same_papers(seed_assistant) -> None:
     """ "LLMs" and "large language models" are one criterion (the seeds define one by the other)."""
     short, long = (listed(seed_assistant.answer(f"Which papers are about {criterion}?"))

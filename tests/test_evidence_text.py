@@ -19,6 +19,8 @@ from rag.evidence import (
     _definitions,
     abbreviated,
     asked_roles,
+    identity,
+    says_what_it_is,
     stated_count,
     term_stems,
     words,
@@ -146,3 +148,29 @@ def test_a_stated_count_is_a_whole_number_with_what_it_counts(text, expected) ->
 ])
 def test_the_roles_a_question_asks_for(question, roles) -> None:
     assert asked_roles(question) == roles
+
+
+@pytest.mark.parametrize(("sentence", "label", "said"), [
+    ("We close this gap with V33DA, a multimodal benchmark for spatial vocal attribution in social zebra finches: "
+     "it comprises 33,625 verified events", "V33DA", "multimodal benchmark"),
+    ("We introduce MODIRECT, a dataset family for motion direction instruction tuning", "MODIRECT", "dataset family"),
+    ("In this work, we propose Dynamics-aware Token Merging (DaTMe), a training-free framework that grounds token "
+     "merging", "DaTMe", "training-free framework"),
+    ("We propose a label-free approach to adapt powerful but generic vision foundation models", "META-DINO",
+     "label-free approach"),
+    ("Experiments across multiple LLMs show consistent improvements on five benchmarks", "CoCHI", ""),
+])
+def test_what_a_sentence_says_its_paper_is(sentence, label, said) -> None:
+    assert identity(sentence, label) == said
+
+
+@pytest.mark.parametrize(("sentence", "term", "says"), [
+    ("Token merging has emerged as an effective training-free strategy for accelerating diffusion models.",
+     "token merging", True),
+    ("Video Large Language Models (Video-LLMs) have made rapid progress.", "Video-LLMs", False),
+    ("Tabular foundation models are used as off-the-shelf predictors.", "tabular foundation model", True),
+    ("In this work, we propose Dynamics-aware Token Merging (DaTMe), a training-free framework.", "token merging",
+     False),
+])
+def test_a_sentence_saying_what_a_term_is(sentence, term, says) -> None:
+    assert says_what_it_is(sentence, term) is says

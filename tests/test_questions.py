@@ -26,7 +26,9 @@ from rag.questions import (
     alternatives,
     clauses,
     compared_against,
+    contributed_phrase,
     conversation_papers,
+    defined_term,
     described_parts,
     exclusion_phrase,
     expected_answer,
@@ -733,3 +735,26 @@ def test_a_slash_joins_two_words_of_one_description() -> None:
 def test_requests_about_the_answers_form_are_not_content(question, terms) -> None:
     """ "in 3-4 sentences" and "PhD" were taken for names the abstract lacks: the summary was refused."""
     assert plan_question(question, []).terms == terms
+
+
+@pytest.mark.parametrize(("question", "contributed"), [
+    ("Which papers introduce a new named benchmark for evaluating models?", "a new named benchmark"),
+    ("What work in this collection introduces a new, named benchmark or dataset?", "a new, named benchmark or dataset"),
+    ("List the papers that propose and release a dataset.", "a dataset"),
+    ("Which papers propose a method for dataset curation?", "a method"),
+    ("What papers are built on causality?", ""),
+    ("Which papers use benchmarks?", ""),
+])
+def test_what_a_question_asks_papers_to_contribute(question, contributed) -> None:
+    assert contributed_phrase(question) == contributed
+
+
+@pytest.mark.parametrize(("question", "term"), [
+    ("What is token merging?", "token merging"),
+    ("What are Video-LLMs?", "Video-LLMs"),
+    ("what's a tensor train decomposition", "tensor train decomposition"),
+    ("What is the main result of the DPO dataset curation paper?", ""),  # asks something else of it
+    ("How does token merging work?", ""),
+])
+def test_the_term_a_what_is_question_asks_to_define(question, term) -> None:
+    assert defined_term(question) == term
