@@ -500,7 +500,7 @@ class EvidenceScorer:
         evaluating on "five ... benchmarks" ranked above those introducing one, and the 13 such lists of 12
         blind tuning sets scored F1 0.25-0.57.
         """
-        resources = self._resources(criterion, papers) if _names_resource(contributed) else {}
+        resources = self.resource_papers(criterion, papers) if _names_resource(contributed) else {}
         wanted = self.wanted(criterion)
         banked = self.bank.get(papers)
         matches = self.word_matches(criterion, vector, [entry.stems for entry in banked.values()])
@@ -525,7 +525,7 @@ class EvidenceScorer:
                 out.append((paper.id, entry.sentences[best], scores[best]))
         return sorted(out, key=lambda m: -m[2])
 
-    def _resources(self, criterion: str, papers: Sequence[Paper]) -> dict[str, Sentence]:
+    def resource_papers(self, criterion: str, papers: Sequence[Paper]) -> dict[str, Sentence]:
         """The papers whose abstract says the paper is a data resource ("V33DA, a multimodal benchmark", "MODIRECT,
         a dataset family"), each with that sentence, when the criterion names one ("new named benchmark"); none
         for any other criterion. An abstract that evaluates on benchmarks is not one."""

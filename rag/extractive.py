@@ -254,12 +254,14 @@ def _sizes_line(sizes: Sequence[StatedSize], sources: Sequence[Source]) -> str:
     """
     label = {s.number: s.paper.label for s in sources}
     stated = "; ".join(f"{label[size.evidence.source]} {size.count:,} {size.counted}" for size in sizes)
+    silent = [label[n] for n in label if n not in {size.evidence.source for size in sizes}]
+    unstated = f" {_join(silent, 'and')} {'states' if len(silent) == 1 else 'state'} no size." if silent else ""
     ranked = sorted(sizes, key=lambda size: -size.count)
     if ranked[0].count == ranked[1].count:
-        return f"Stated sizes: {stated}."
+        return f"Stated sizes: {stated}.{unstated}"
     which = "larger" if len(sizes) == 2 else "largest"
     return (f"Stated sizes: {stated}. The {which} number is {label[ranked[0].evidence.source]}'s "
-            "(they may count different things).")
+            f"(they may count different things).{unstated}")
 
 
 def _closest_lines(sources: Sequence[Source], closest: Sequence[Evidence]) -> list[str]:

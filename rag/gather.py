@@ -258,6 +258,11 @@ class Gatherer:
                 return described
             if described is not None and len(described.members) >= 2:
                 return self._compare(plan, [m.paper_id for m in described.members], scope, k)
+        if not pointed and plan.asks_size and plan.expects != "figure" and not plan.carried:
+            # "Which benchmark is the largest?": the papers that are one, with the sizes they state (not "how many")
+            resources = list(self.scorer.resource_papers(" ".join(plan.terms), self._list_pool(plan, scope)))
+            if len(resources) >= 2:
+                return self._compare(plan, resources[:MAX_COMPARED], scope, k)
         if len(pointed) >= 2 and (plan.kind == "compare" or not subject_terms(plan) and plan.expects == "any"):
             return self._compare(plan, pointed[:MAX_COMPARED], scope, k)
         if len(pointed) == 1 and not subject_terms(plan) and plan.expects == "any":

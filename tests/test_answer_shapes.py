@@ -383,6 +383,17 @@ def test_papers_contributing_a_benchmark_are_those_that_are_one(seed_assistant, 
     assert set(members) == RESOURCE_PAPERS and not possible, answer.text
 
 
+@pytest.mark.parametrize("question", ["Which benchmark is the largest?", "Which paper has the biggest dataset?",
+                                      "Which benchmark contains more items?"])
+def test_the_largest_benchmark_is_answered_from_the_sizes_the_benchmark_papers_state(seed_assistant, question) -> None:
+    """Asked across the collection, this quoted DGP's "most benchmarks" or the DPO dataset-curation paper; the
+    benchmark papers are compared, with the counts they state and whose is larger."""
+    answer = seed_assistant.answer(question)
+    assert answer.kind == "compare" and set(cited_ids(answer)) == RESOURCE_PAPERS, answer.text
+    note = next(line for line in answer.text.splitlines() if line.startswith("_Stated sizes"))
+    assert "33,625" in note and "12,326" in note and "V33DA's" in note and "MODIRECT states no size" in note, note
+
+
 def test_papers_evaluating_on_benchmarks_are_not_read_as_contributing_one(seed_assistant) -> None:
     _, members, possible = answered_list(seed_assistant, "Which papers evaluate on benchmarks?")
     assert {"p04", "p16"} <= set(members + possible)
