@@ -738,6 +738,21 @@ def has_expected(expects: str, count: int | None, count_noun: str, text: str) ->
     return True
 
 
+def names_one_of(sentence: str, count: int, noun: str) -> bool:
+    """Does the sentence name one of the ``count`` things asked for, without listing them all: "admits the
+    complementary failure mode, conditional-mean degeneration" for two failure modes (the noun, then its name).
+    Counting them ("across three MARL environments") or using the word ("in non-stationary environments with
+    sparse rewards") names none."""
+    head = noun.split()[-1].lower() if noun.split() else ""
+    if not head or not term_stems([head]) & term_stems(words(sentence)):
+        return False
+    counted = rf"\b(?:{count}|{NUMBER_WORDS.get(count, str(count))})\s+(?:[\w-]+\s+){{0,2}}{re.escape(head[:4])}"
+    # the noun, then a name: emphasised, quoted or capitalised ("failure mode, \emph{conditional-mean ...}")
+    named = (rf"{re.escape(head.rstrip('s'))}s?(?:\s*[,:(]|\s+(?:called|named|termed))"
+             r"\s*(?:\\emph\{|[*\"“']|(?-i:[A-Z]))")
+    return not re.search(counted, sentence, re.IGNORECASE) and bool(re.search(named, sentence, re.IGNORECASE))
+
+
 def _enumerates(sentence: str, count: int, noun: str) -> bool:
     """Does the sentence list ``count`` of the asked items? "three regimes: a, b, and c" does for regimes;
     "across three benchmarks." doesn't; nor do three listed regimes answer "which three benchmarks";

@@ -41,6 +41,7 @@ from .evidence import (
     distinctive_word,
     has_expected,
     named_phrase,
+    names_one_of,
     says_what_it_is,
     specific_terms,
     stated_count,
@@ -508,6 +509,9 @@ class Gatherer:
         candidates = gathered.extra + [e for e in gathered.evidence if e.score >= EXPECTED_WITHIN * best]
         holding = [e for e in candidates if has_expected(plan.expects, plan.count, plan.count_noun,
                                                                     _without(e.sentence.text, plan.question))]
+        if not holding and plan.expects == "enumeration":  # the items may come a sentence each ("yields gauge
+            holding = self._naming(plan, relevant, gathered)  # non-identifiability ... the complementary failure mode")
+            gathered.extra += holding[1:]
         if holding:  # lead with the sentence that holds it, wherever it is among the sources
             lead = holding[0]  # often a clause's best sentence (from ``extra``): quoted once, not twice
             gathered.evidence = [lead] + [e for e in gathered.evidence
@@ -516,6 +520,17 @@ class Gatherer:
         across = plan.expects == "winner" and not gathered.focus  # "Which benchmark is the largest?": of them all
         asked = superlative(plan.question) if plan.expects == "winner" else plan.count_noun  # ("the largest")
         return Missing("kind", [] if across else labels, [], plan.expects, plan.count, asked)
+
+    def _naming(self, plan: QuestionPlan, relevant: Sequence[str], gathered: Gathered) -> list[Evidence]:
+        """The relevant paper's sentences that name one of what an enumeration asks for ("the complementary failure
+        mode, conditional-mean degeneration" for "which two failure modes"), in abstract order, as many as it asks:
+        "does not name the two failure modes" was said of SIF, whose abstract names one a sentence. A sentence
+        counting them ("across three MARL environments") refers to the set without naming any."""
+        if not plan.count:
+            return []
+        naming = [e for e in gathered.evidence if e.paper_id in relevant[:1]
+                  and names_one_of(_without(e.sentence.text, plan.question), plan.count, plan.count_noun)]
+        return sorted(naming, key=lambda e: e.sentence.start)[:plan.count]
 
     def _list(self, plan: QuestionPlan, scope: Scope, k: int) -> Gathered | None:
         """Membership of every candidate paper; a list when several clear the bar (or the criterion is negated)."""

@@ -349,6 +349,17 @@ def test_asking_for_papers_that_one_paper_answers_gives_that_papers_answer(seed_
     assert cited_ids(answer)[0] == "p10", answer.text
 
 
+def test_items_named_a_sentence_each_are_not_said_to_be_missing(seed_assistant) -> None:
+    """SIF names its two failure modes in two sentences ("... yields \\emph{gauge non-identifiability}", "the
+    complementary failure mode, \\emph{conditional-mean degeneration}"); no one sentence lists both, and the
+    answer said "The SIF abstract does not name the two failure modes"."""
+    answer = seed_assistant.answer("What does Source-Instance Fidelity (SIF) test in cross-skeleton motion "
+                                   "generation, and which two failure modes of standard training objectives does "
+                                   "the paper name?")
+    assert not answer.refused and "does not" not in answer.text.split("\n")[0], answer.text
+    assert "conditional-mean degeneration" in answer.text and cited_ids(answer) == ["p01"], answer.text
+
+
 def test_what_is_a_term_leads_with_the_sentence_saying_what_it_is(seed_assistant) -> None:
     """ "What is token merging?" led with "A key challenge is determining which tokens can be safely merged";
     DaTMe's abstract opens with what token merging is."""

@@ -20,6 +20,7 @@ from rag.evidence import (
     abbreviated,
     asked_roles,
     identity,
+    names_one_of,
     says_what_it_is,
     stated_count,
     term_stems,
@@ -174,3 +175,17 @@ def test_what_a_sentence_says_its_paper_is(sentence, label, said) -> None:
 ])
 def test_a_sentence_saying_what_a_term_is(sentence, term, says) -> None:
     assert says_what_it_is(sentence, term) is says
+
+
+@pytest.mark.parametrize(("sentence", "count", "noun", "names"), [
+    (r"Sparse paired supervision admits the complementary failure mode, \emph{conditional-mean degeneration}: "
+     "ambiguous pairings ...", 2, "failure modes", True),
+    ("We evaluate on one benchmark, MuSiQue, and report F1.", 2, "benchmarks", True),
+    ("We design experiments across three MARL environments to test these predictions.", 3, "MARL environments",
+     False),
+    ("In non-stationary environments with sparse rewards, social learning can emerge.", 3, "environments", False),
+    ("Every position is a bottleneck whose width does not grow with the model, that positions ...", 5,
+     "backbone models", False),
+])
+def test_a_sentence_naming_one_of_the_things_asked_for(sentence, count, noun, names) -> None:
+    assert names_one_of(sentence, count, noun) is names
