@@ -259,16 +259,26 @@ class Gatherer:
                 return described
             if described is not None and len(described.members) >= 2:
                 return self._compare(plan, [m.paper_id for m in described.members], scope, k)
-        if not pointed and plan.asks_size and plan.expects != "figure" and not plan.carried:
-            # "Which benchmark is the largest?": the papers that are one, with the sizes they state (not "how many")
-            resources = list(self.scorer.resource_papers(" ".join(plan.terms), self._list_pool(plan, scope)))
-            if len(resources) >= 2:
-                return self._compare(plan, resources[:MAX_COMPARED], scope, k)
+        if plan.asks_size and plan.expects != "figure" and (len(pointed) >= 2 or not pointed):
+            sized = self._size_comparison(plan, pointed, scope, k)
+            if sized is not None:
+                return sized
         if len(pointed) >= 2 and (plan.kind == "compare" or not subject_terms(plan) and plan.expects == "any"):
             return self._compare(plan, pointed[:MAX_COMPARED], scope, k)
         if len(pointed) == 1 and not subject_terms(plan) and plan.expects == "any":
             return self._summary(plan, pointed, scope, k)
         return self._fact(plan, pointed, scope, k)
+
+    def _size_comparison(self, plan: QuestionPlan, pointed: list[str], scope: Scope, k: int) -> Gathered | None:
+        """ "Which benchmark is the largest?" (not "how many"): the papers asked about, or else those that are a
+        benchmark or dataset, compared with the sizes they state and whose is larger; None unless two state one.
+        Asked across the collection it quoted DGP's "most benchmarks"; asked of the benchmarks just listed it
+        said "The Who&When Pro, V33DA and MODIRECT abstracts do not say which one is the largest"."""
+        among = pointed or list(self.scorer.resource_papers(" ".join(plan.terms), self._list_pool(plan, scope)))
+        if len(among) < 2:
+            return None
+        compared = self._compare(plan, among[:MAX_COMPARED], scope, k)
+        return compared if compared.sizes else None
 
     def _papers_sought(self, plan: QuestionPlan, scope: Scope, k: int) -> Gathered:
         """ "What work uses X?", "Is anyone ...?", "papers on X?": asked for papers without a set cue, the evidence

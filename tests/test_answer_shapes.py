@@ -405,6 +405,17 @@ def test_the_largest_benchmark_is_answered_from_the_sizes_the_benchmark_papers_s
     assert "33,625" in note and "12,326" in note and "V33DA's" in note and "MODIRECT states no size" in note, note
 
 
+def test_the_largest_of_the_benchmarks_just_listed_is_answered_from_their_sizes(seed_assistant) -> None:
+    """After the list of benchmark papers, "Which benchmark is the largest?" said "The Who&When Pro, V33DA and
+    MODIRECT abstracts do not say which one is the largest", though two of them state their size."""
+    listed_first = "Which papers introduce a new benchmark?"
+    first = seed_assistant.answer(listed_first)
+    history = [Message("user", listed_first), Message("assistant", first.text)]
+    answer = seed_assistant.answer("Which benchmark is the largest?", history=history)
+    assert answer.kind == "compare" and not answer.refused, answer.text
+    assert set(cited_ids(answer)) == RESOURCE_PAPERS and "The larger number is V33DA's" in answer.text, answer.text
+
+
 def test_papers_evaluating_on_benchmarks_are_not_read_as_contributing_one(seed_assistant) -> None:
     _, members, possible = answered_list(seed_assistant, "Which papers evaluate on benchmarks?")
     assert {"p04", "p16"} <= set(members + possible)
