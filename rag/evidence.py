@@ -518,7 +518,7 @@ class EvidenceScorer:
                       + (1 - MEMBERSHIP_SIMILARITY_SHARE)
                       * self.weights.coverage(wanted, stems, matches.related,
                                             held_at(matches.distant, sentence.text, stems))
-                      if not resources or _CONTRIBUTING.search(sentence.text) else -1.0
+                      if not resources or _CONTRIBUTION_SENTENCE.search(sentence.text) else -1.0
                       for sentence, stems, sim in zip(entry.sentences, entry.stems, similarities, strict=True)]
             best = int(np.argmax(scores)) if scores else -1
             if best >= 0 and scores[best] >= 0:
@@ -806,8 +806,9 @@ _INTRODUCED = re.compile(r"\bwe\s+(?:\w+\s+)?(?:propose|introduce|present|develo
                          re.IGNORECASE)
 IDENTITY_SCORE = 1.0  # a paper that is what a list asks for (its abstract calls it a benchmark) matches fully
 # Where a paper says what it contributes: "we construct two synthetic task families", "this paper introduces ...".
-_CONTRIBUTING = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design"
-                           r"|construct|build|release|collect|curate|provide|create|contribute)s?\b", re.IGNORECASE)
+_CONTRIBUTION_SENTENCE = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present"
+                                    r"|develop|design|construct|build|release|collect|curate|provide|create"
+                                    r"|contribute)s?\b", re.IGNORECASE)
 # Data resources a paper can be: in ML abstracts a benchmark is a dataset with a protocol, so asking for either
 # ("Which papers introduce a new dataset?") means any of them.
 DATA_RESOURCES = frozenset({"benchmark", "dataset", "corpus", "testbed", "suite", "leaderboard"})

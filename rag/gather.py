@@ -275,7 +275,7 @@ class Gatherer:
         Asked across the collection it quoted DGP's "most benchmarks"; asked of the benchmarks just listed it
         said "The Who&When Pro, V33DA and MODIRECT abstracts do not say which one is the largest"."""
         among = pointed or list(self.scorer.resource_papers(" ".join(plan.terms), self._list_pool(plan, scope)))
-        if len(among) < 2:
+        if not 2 <= len(among) <= MAX_COMPARED:  # (of a conference's many benchmarks, a few would mislead)
             return None
         compared = self._compare(plan, among[:MAX_COMPARED], scope, k)
         return compared if compared.sizes else None
