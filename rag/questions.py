@@ -157,7 +157,8 @@ _SEEKS_PAPERS = re.compile(r"\b(?:which|what|find|show|any|some)\s+(?:(?:of|amon
                            r"|submissions?)\b(?!\s+(?:is|was|does|did)\s+(?:the|this|that|it)\b)"
                            r"|\b(?:any|some)one\b|\banybody\b|\bsomebody\b"
                            r"|\b(?:anything|something)\s+(?:here\s+|in\s+here\s+)?(?:on|about|regarding|related\s+to)\b"
-                           r"|^\W*(?:papers?|works?|studies|research|abstracts?)\s+(?:on|about|that|which|using|with|in)\b",
+                           r"|^\W*(?:papers?|works?|studies|research|abstracts?)\s+(?:on|about|that|which|using|with|in)\b"
+                           r"|^\W*(?:[\w-]+\s+){1,4}(?:papers|works|studies|abstracts)\W*$",  # "diffusion papers?"
                            re.IGNORECASE)
 # A contribution verb before what is contributed, up to the clause's end: "introduce a new benchmark for ...",
 # "propose and release a dataset that ...", "a new, named benchmark".

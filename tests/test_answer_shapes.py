@@ -326,6 +326,7 @@ GNN_VARIANTS = [
     "Is anyone using graph neural networks?",
     "papers that use graph neural networks?",
     "Anything here on graph neural networks?",
+    "graph neural network papers?",
 ]
 
 
