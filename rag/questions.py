@@ -263,6 +263,7 @@ class QuestionPlan:
     continues: bool = False  # nothing to look up, asked in a conversation, not of the collection: "Tell me more"
     clauses: list[str] = field(default_factory=list)
     set_phrase: str = ""  # "the vision papers" -> "vision": the set a question asks something of
+    criterion_terms: list[str] = field(default_factory=list)  # a list's criterion, when a preamble surrounds it
     compared_count: int = 0  # "Two papers find that ...": how many papers the description is about
     asks_size: bool = False  # "Which contains more items, X or Y?": the counts each abstract states answer it
     compared_phrase: str = ""  # and the description: the sentence that counts them
@@ -270,7 +271,7 @@ class QuestionPlan:
     @property
     def criterion(self) -> str:
         """What a listed paper must be about, as text: "diffusion models"."""
-        return self.set_phrase or " ".join(self.terms)
+        return self.set_phrase or " ".join(self.criterion_terms or self.terms)
 
     @property
     def topical_terms(self) -> list[str]:
@@ -365,6 +366,9 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     if _ELLIPSIS.match(question) and not named and _asked_for_papers(history):
         plan.set_valued = True  # "What about diffusion models?" after a "which papers" question asks the same of it
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
+    asking = _asking_sentence(question_kept) if plan.set_valued and not plan.set_phrase and not plan.negated else ""
+    if asking and (own := content_terms(asking, drop=unasked + referring_words(question))):
+        plan.criterion_terms, plan.alternatives = own, alternatives((clauses(asking) or [asking])[0], unasked)
     if plan.set_valued and plan.negated and not plan.set_phrase:
         plan.set_phrase = _negated_set(question)
     if plan.set_phrase:
@@ -373,6 +377,16 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.conjuncts = conjuncts(question, unasked)
     plan.kind = suggested_kind(plan)
     return plan
+
+
+def _asking_sentence(question: str) -> str:
+    """The sentence asking for the set, when the question has others: "I'm reviewing for a workshop on ML for
+    healthcare. Which papers have a medical or clinical application?" -> its second sentence. The preamble had
+    joined the criterion ("reviewing workshop ML healthcare medical clinical application"), and the list held one
+    of the four medical papers. Empty for a question of one sentence ("i.e." and "e.g." end none)."""
+    sentences = [s.text for s in split_sentences(question)]
+    asking = [s for s in sentences if _SET_VALUED.search(s)]
+    return asking[-1] if len(sentences) > 1 and asking else ""
 
 
 def _points_back_first(unnamed: str, linked: Mapping[str, int]) -> bool:

@@ -327,6 +327,8 @@ GNN_VARIANTS = [
     "papers that use graph neural networks?",
     "Anything here on graph neural networks?",
     "graph neural network papers?",
+    # a preamble is not the criterion ("reviewing workshop ML healthcare medical ..." had been one)
+    "I'm putting together a reading list for my lab's Friday seminar. Which papers use graph neural networks?",
 ]
 
 

@@ -758,3 +758,12 @@ def test_what_a_question_asks_papers_to_contribute(question, contributed) -> Non
 ])
 def test_the_term_a_what_is_question_asks_to_define(question, term) -> None:
     assert defined_term(question) == term
+
+
+def test_a_preamble_is_left_out_of_a_list_criterion(seeds) -> None:
+    plan = plan_question("I'm reviewing for a workshop on ML for healthcare. Which papers have a medical or "
+                         "clinical application?", seeds)
+    assert plan.kind == "list" and "workshop" not in plan.criterion and "clinical" in plan.criterion, plan
+    one = plan_question("Which papers analyze identifiability, i.e. whether the target quantity can be uniquely "
+                        "recovered from the available data?", seeds)
+    assert "recovered" in one.criterion, one  # "i.e." ends no sentence
