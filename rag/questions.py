@@ -386,7 +386,11 @@ def _asking_sentence(question: str) -> str:
     of the four medical papers. Empty for a question of one sentence ("i.e." and "e.g." end none)."""
     sentences = [s.text for s in split_sentences(question)]
     asking = [s for s in sentences if _SET_VALUED.search(s)]
-    return asking[-1] if len(sentences) > 1 and asking else ""
+    # (one pointing back, "Is there a paper that explains this?", asks about the sentences before it)
+    return asking[-1] if len(sentences) > 1 and asking and not _POINTING_BACK.search(asking[-1]) else ""
+
+
+_POINTING_BACK = re.compile(r"\b(?:this|these|those|such|it|its|they|them|their)\b", re.IGNORECASE)
 
 
 def _points_back_first(unnamed: str, linked: Mapping[str, int]) -> bool:
