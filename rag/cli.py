@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Collection, Sequence
@@ -393,7 +394,27 @@ def cmd_ui(args: argparse.Namespace) -> int:
                "--server.address", args.host, "--server.port", str(args.port), "--server.headless", "true",
                "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal",
                "--client.showErrorDetails", "none"]
-    return subprocess.call(command, env=env)
+    return _serve(command, env)
+
+
+def _serve(command: list[str], env: dict[str, str]) -> int:
+    """Run the UI server as a child and stop it with us. With a plain ``subprocess.call`` a SIGTERM to
+    ``rag ui`` (``kill``, a process manager, a closed terminal's SIGHUP) ended only the parent and left Streamlit
+    serving on the port, so the next ``rag ui`` could not bind it. Ctrl-C reaches both already (one process
+    group); the child then exits by itself and is waited for."""
+    child = subprocess.Popen(command, env=env)
+
+    def stop(signum: int, frame: object) -> None:
+        child.terminate()
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), stop)
+    while True:
+        try:
+            return child.wait()
+        except KeyboardInterrupt:
+            continue  # (the child got the same Ctrl-C; its exit code is the answer)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
 
 import pytest
+
+try:
+    from tests.servers.procs import HOST, free_port
+except ImportError:  # pragma: no cover - depends on how pytest was invoked
+    from servers.procs import HOST, free_port  # type: ignore[no-redef]
 
 WHO_WHEN = "How many failed trajectories does Who&When Pro contain?"
 COMMANDS = ("ingest", "ask", "chat", "papers", "ui")
@@ -127,3 +139,41 @@ def test_chat_commands_help_new_and_quit(rag_cli, cli_data_dir) -> None:
     assert "New conversation" in run.stdout
     assert run.stdout.count("[extractive answer") == 2, "commands are not asked as questions"
     assert run.stdout.count("you> ") == 5, "quit ends the chat before the last line"
+
+
+def test_a_sigterm_to_rag_ui_stops_its_streamlit_server_too(cli_data_dir, tmp_path) -> None:
+    """``rag ui`` runs Streamlit as a child; a SIGTERM to ``rag ui`` alone (``kill``, a process manager) used to
+    end only the parent and leave Streamlit serving on the port, so the next ``rag ui`` could not bind it."""
+    data_dir, _ = cli_data_dir
+    port = free_port()
+    url = f"http://{HOST}:{port}/_stcore/health"
+    log = tmp_path / "ui.log"
+    with open(log, "wb") as out:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("RAG_", "OPENAI_"))}
+        proc = subprocess.Popen([str(Path(sys.executable).with_name("rag")), "-q", "ui", "--host", HOST, "--port",
+                                 str(port)], cwd=tmp_path, env={**env, "RAG_DATA_DIR": str(data_dir)}, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)  # own group: cleaned up below
+
+    def serving() -> bool:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as reply:
+                return reply.status == 200
+        except OSError:
+            return False
+
+    try:
+        deadline = time.monotonic() + 240
+        while not serving():
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text(errors="replace")[-2000:]
+            time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)  # the parent only, not its group
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 30
+        while serving() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not serving(), "Streamlit still serves after `rag ui` was stopped"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
