@@ -730,7 +730,7 @@ def has_expected(expects: str, count: int | None, count_noun: str, text: str) ->
     """Does the text hold the kind of content asked for: a figure (of the counted thing), N listed items, a winner?"""
     if expects == "figure":
         head = count_noun.split()[-1] if count_noun.split() else ""
-        return bool(_FIGURE.search(text)) and (not head or bool(term_stems([head]) & term_stems(words(text))))
+        return bool(_FIGURE.search(text)) and (not head or _uses(text, head))  # (case kept: "LLMs" is one LLM)
     if expects == "enumeration" and count:
         return _enumerates(text, count, count_noun)
     if expects == "winner":
@@ -738,15 +738,29 @@ def has_expected(expects: str, count: int | None, count_noun: str, text: str) ->
     return True
 
 
+def _head_word(noun: str) -> str:
+    """The counted noun's head, lowercased: "modes" of "failure modes"."""
+    return noun.split()[-1].lower() if noun.split() else ""
+
+
+def _uses(sentence: str, head: str) -> bool:
+    return bool(term_stems([head]) & term_stems(words(sentence)))
+
+
+def _count_words(count: int) -> str:
+    """A count as an abstract may write it: "(?:3|three)"."""
+    return f"(?:{count}|{NUMBER_WORDS.get(count, str(count))})"
+
+
 def names_one_of(sentence: str, count: int, noun: str) -> bool:
     """Does the sentence name one of the ``count`` things asked for, without listing them all: "admits the
     complementary failure mode, conditional-mean degeneration" for two failure modes (the noun, then its name).
     Counting them ("across three MARL environments") or using the word ("in non-stationary environments with
     sparse rewards") names none."""
-    head = noun.split()[-1].lower() if noun.split() else ""
-    if not head or not term_stems([head]) & term_stems(words(sentence)):
+    head = _head_word(noun)
+    if not head or not _uses(sentence, head):
         return False
-    counted = rf"\b(?:{count}|{NUMBER_WORDS.get(count, str(count))})\s+(?:[\w-]+\s+){{0,2}}{re.escape(head[:4])}"
+    counted = rf"\b{_count_words(count)}\s+(?:[\w-]+\s+){{0,2}}{re.escape(head[:4])}"
     # the noun, then a name: emphasised, quoted or capitalised ("failure mode, \emph{conditional-mean ...}")
     named = (rf"{re.escape(head.rstrip('s'))}s?(?:\s*[,:(]|\s+(?:called|named|termed))"
              r"\s*(?:\\emph\{|[*\"“']|(?-i:[A-Z]))")
@@ -757,10 +771,10 @@ def _enumerates(sentence: str, count: int, noun: str) -> bool:
     """Does the sentence list ``count`` of the asked items? "three regimes: a, b, and c" does for regimes;
     "across three benchmarks." doesn't; nor do three listed regimes answer "which three benchmarks";
     "a temporal signal ... with a structural signal" names two signals without saying "two"."""
-    head = noun.split()[-1].lower() if noun.split() else ""
-    if head and not term_stems([head]) & term_stems(words(sentence)):
+    head = _head_word(noun)
+    if head and not _uses(sentence, head):
         return False
-    mention = re.search(rf"\b(?:{count}|{NUMBER_WORDS.get(count, str(count))})\b", sentence, re.IGNORECASE)
+    mention = re.search(rf"\b{_count_words(count)}\b", sentence, re.IGNORECASE)
     if not mention:
         singular = head.rstrip("s")
         return bool(singular) and len(re.findall(rf"\b{re.escape(singular)}s?\b", sentence, re.IGNORECASE)) >= count

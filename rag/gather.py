@@ -729,8 +729,7 @@ class Gatherer:
             own_name = set(_surface_by_stem(self.papers[pid].label))  # its row already names it
             ranked_own = sorted((s for s in vocab[pid] if s not in others and s not in own_name),
                                 key=lambda s: -self.scorer.weights(s))
-            # (a word of two stems, "single-layer", may stand for a common one: it is not also this paper's own)
-            out[pid] = [w for w in dict.fromkeys(vocab[pid][s] for s in ranked_own) if w not in out[""]][:limit]
+            out[pid] = list(dict.fromkeys(vocab[pid][s] for s in ranked_own))[:limit]
         return out
 
     def _summary(self, plan: QuestionPlan, pointed: list[str], scope: Scope, k: int) -> Gathered:
