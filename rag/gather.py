@@ -247,6 +247,8 @@ class Gatherer:
         if plan.kind == "list" and (not pointed or among):  # (of one paper, "them" are its models or datasets)
             listed_scope = replace(scope, ids=tuple(pointed)) if among else scope
             listed = self._list(plan, listed_scope, k)
+            if plan.asked_count and (listed is None or len(listed.members) < plan.asked_count) and not among:
+                return self._counted(plan, scope, k)
             if listed is not None:
                 listed.among = len(listed_scope.ids)
                 return listed
@@ -350,9 +352,13 @@ class Gatherer:
             if plan.query == plan.question:  # the model's rewrite, when there is one, stands
                 plan.query = f"{previous_question(history)} {plan.question}"
             pointed = self._narrow(plan)
-        if not pointed and plan.compared_count and not scope.ids:  # "Two papers find that ...": the best matches
-            ranked = self.retriever.rank(plan.compared_phrase, mode=self.mode, filters=scope.filters)
-            pointed = [s.paper_id for s in ranked if s.paper_id not in scope.avoided][:plan.compared_count]
+        if plan.compared_count and not plan.targets and not scope.ids:
+            # "Two papers find that ...": the best matches, after any paper a description found ("Did the internal
+            # intervention work?" pointed at one paper of "Two abstracts change a model's behaviour by ...")
+            if len(pointed) < plan.compared_count:
+                ranked = self.retriever.rank(plan.compared_phrase, mode=self.mode, filters=scope.filters)
+                pointed += [s.paper_id for s in ranked if s.paper_id not in scope.avoided and s.paper_id not in pointed]
+            pointed = pointed[:plan.compared_count]
         if scope.ids:
             pointed = [p for p in pointed if p in scope.ids] or (
                 list(scope.ids) if len(scope.ids) <= MAX_COMPARED and not plan.set_valued else [])
@@ -576,6 +582,19 @@ class Gatherer:
         first = [m.paper_id for m in gathered.members + possible]
         gathered.sources = self.sources(plan.query, first, scope, k)
         return gathered
+
+    def _counted(self, plan: QuestionPlan, scope: Scope, k: int) -> Gathered:
+        """ "Which two biomedical papers argue that ...?": the papers asked for by number, when fewer clear the
+        list's bar, are the best matches that come within POSSIBLE_WITHIN of the best, compared (a one-paper fact
+        answer cited one of the two). The question vouches for the number, not for any paper: "Which two papers
+        study birds?" is answered from the one bird paper, the next scoring a seventh of it."""
+        pool = self._list_pool(plan, scope)
+        scores = self._best_matches(plan.alternatives or [plan.criterion], pool, plan.contributed)
+        ranked = sorted(scores.values(), key=lambda m: (-m.score, m.paper_id))
+        best = [m for m in ranked if m.score >= POSSIBLE_WITHIN * ranked[0].score][:min(plan.asked_count, MAX_COMPARED)]
+        if len(best) < 2:
+            return self._fact(plan, [m.paper_id for m in best], scope, k)
+        return self._compare(plan, [m.paper_id for m in best], scope, k)
 
     def _best_matches(self, alternatives: Sequence[str], pool: Sequence[Paper], contributed: str = ""
                       ) -> dict[str, Match]:

@@ -85,7 +85,8 @@ _DESCRIBED = re.compile(
     # ("the dataset built to work out ...": "work" after "to" is a verb, not the head noun)
     # ("the tabular foundation model / ancestry paper": a slash joins two words of one description)
     rf"(?i:\bthe\s+((?:{_DESCRIPTION_WORD}(?:\s+|\s*/\s*)){{0,6}}?{_WORD_WHOLE})\s+(?<!\bto\s)"
-    r"(?:paper|abstract|article|study|work|benchmark|one)\b)"
+    # ("the system does each one touch", "the paper arguing that only one role": a count, not a head noun)
+    r"(?:paper|abstract|article|study|work|benchmark|(?<!only\s)(?<!each\s)(?<!every\s)(?<!any\s)(?<!no\s)one)\b)"
     rf"{_ON}"
     rf"|(?i:\bthe\s+(?:paper|work|study|one)\s+(?:on|about|of|that\s+\w+|which\s+\w+)\s+"
     # "the paper questioning random crops", "the method wiring every layer": a participle describes too
@@ -208,6 +209,17 @@ _ORDINAL_REF = re.compile(r"\bthe\s+(first|second|third|former|latter|last)\b(?:
                           r"(?:\s+ones?)?", re.IGNORECASE)
 _EXCLUDING = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:(?:that|which)\s+)?(?:isn'?t|is\s+not|doesn'?t"
                         r"|does\s+not|wasn'?t|not)\s+(?:about\s+)?([^,?.;:]+)", re.IGNORECASE)
+# "one work that built X, and another that uses Y", "one targets X, the other Y": two papers, each described by
+# its half, up to the clause's end. "One" of "only one role", "each one", "which one" counts, it does not describe;
+# nor does "from one creature to another" (a bare "one" describes only at a clause's start).
+_ONE_AND_ANOTHER = re.compile(
+    r"(?:(?<!only\s)(?<!each\s)(?<!which\s)(?<!any\s)(?<!no\s)\bone\s+(?:(?:paper|work|study|abstract|article)\s+"
+    r"(?:that\s+|which\s+|on\s+|about\s+)?|(?:that|which)\s+)|(?:^|[:;,]\s*)one\s+)"
+    r"([^;:?.]+?),?\s+(?:and\s+|while\s+|whereas\s+|but\s+)?"
+    r"(?:another|the\s+other|a\s+second)(?:\s+(?:one|paper|work|study|abstract|article))?\s+"
+    r"(?:that\s+|which\s+|on\s+|about\s+)?([^;:?.]+)",
+    re.IGNORECASE,
+)
 # "Compare/contrast A with B" and "How do A and B differ": the two sides, each up to its clause's end.
 _COMPARED = re.compile(
     r"\b(?:compare|contrast)\s+(.+?)\s+(?:with|to|against|and|vs\.?|versus)\s+(.+?)\s*(?=[:;?.(]|,\s|\s+(?:in|on)\s+"
@@ -267,6 +279,7 @@ class QuestionPlan:
     compared_count: int = 0  # "Two papers find that ...": how many papers the description is about
     asks_size: bool = False  # "Which contains more items, X or Y?": the counts each abstract states answer it
     compared_phrase: str = ""  # and the description: the sentence that counts them
+    asked_count: int = 0  # "Which two biomedical papers argue ...?": how many papers it asks for
 
     @property
     def criterion(self) -> str:
@@ -348,6 +361,9 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     )
     if not named:
         plan.compared_count, plan.compared_phrase = described_count(question)
+        plan.asked_count = asked_count(question)
+    if plan.asked_count and plan.expects == "enumeration":  # a number of papers, not of items a paper names
+        plan.expects, plan.count, plan.count_noun = "any", None, ""
     if plan.carried and _ANOTHER.search(question):  # "Does another paper here study ...?"
         plan.carried, plan.avoided = [], plan.carried
     plan.avoided += excluded
@@ -484,6 +500,16 @@ def described_count(question: str) -> tuple[int, str]:
         if match and not _ASKING_FOR.search(sentence.text[:match.start()]) and not (match.group(2) and word == "both"):
             return 2 if word == "both" else _number(word), sentence.text
     return 0, ""
+
+
+def asked_count(question: str) -> int:
+    """How many papers a question asks for when it says so: "Which two biomedical papers argue ...?" -> 2."""
+    for sentence in split_sentences(question):
+        match = _DESCRIBED_COUNT.search(sentence.text)
+        if match and not match.group(2) and match.group(1).lower() != "both" \
+                and _ASKING_FOR.search(sentence.text[:match.start()]):
+            return _number(match.group(1).lower())
+    return 0
 
 
 _DESCRIBED_COUNT = re.compile(r"(?<!these\s)(?<!those\s)\b(two|three|four|both|[234])\s+"  # not "these two": a pointer
@@ -643,12 +669,18 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
         if _ASKED_OF_THE.search(phrase):
             continue  # "the main conclusion of the paper": what is asked of a paper, not a description of one
         parts.append(phrase)
-    for phrase in _compared_phrases(question):
+    for phrase in [*_compared_phrases(question), *_one_and_another(question)]:
         terms = {t.lower() for t in content_terms(phrase)}
         if not _only_pointing(phrase) and not any(_same_description(terms, part) for part in parts) \
                 and not _names_one_of(phrase, named, names):
             parts.append(phrase)  # "Contrast the label-free adaptation of X with the work that ...": both compared
     return parts
+
+
+def _one_and_another(question: str) -> list[str]:
+    """The two halves of "one paper shows X, another that Y": each describes a paper."""
+    match = _ONE_AND_ANOTHER.search(question)
+    return [side.strip(" ,") for side in match.groups()] if match else []
 
 
 def _only_pointing(phrase: str) -> bool:

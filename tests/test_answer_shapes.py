@@ -206,6 +206,31 @@ def test_papers_described_together_by_their_number_are_compared(seed_assistant) 
     assert_comparison_table(seed_assistant, answer, ["p12", "p18"])
 
 
+def test_papers_described_one_and_another_are_compared(seed_assistant) -> None:
+    """Described, not named, one per half: "one ... and another that ..."."""
+    answer = seed_assistant.answer("I recall one paper that builds a testbed for finding where agent systems fail, "
+                                   "and another that trains only the blamed role of an LLM pipeline. How do they "
+                                   "use failure attribution differently?")
+    assert_comparison_table(seed_assistant, answer, ["p05", "p07"])
+
+
+def test_a_described_paper_does_not_stand_for_all_the_counted_ones(seed_assistant) -> None:
+    """ "Two abstracts ... Does the image generation one ...?": the description in the last sentence finds one
+    paper; the count says two, so the sentence counting them finds the other."""
+    answer = seed_assistant.answer("Two abstracts here cut cost by handling only some tokens differently. "
+                                   "Does the image generation one keep its quality?")
+    assert {"p12", "p18"} <= set(cited_ids(answer)), answer.text
+
+
+def test_papers_asked_for_by_number_are_the_closest_when_fewer_clear_the_bar(seed_assistant) -> None:
+    """ "Which two ...?": the two best matches within reach of the best are compared; a number the evidence
+    does not bear out ("Which two papers study birds?") gives the one paper's answer."""
+    two = seed_assistant.answer("Which two clinical papers show a model failing when moved to another population?")
+    assert two.kind == "compare" and set(cited_ids(two)) == {"p03", "p19"}, two.text
+    birds = seed_assistant.answer("Which two papers study birds?")
+    assert birds.kind == "fact" and cited_ids(birds)[:1] == ["p10"], birds.text
+
+
 def test_a_seed_comparison_cites_both_named_papers(seed_assistant) -> None:
     answer = seed_assistant.answer("Compare how CoCHI and Who&When Pro make LLM systems more reliable")
     assert_comparison_table(seed_assistant, answer, ["p04", "p05"])
@@ -374,11 +399,13 @@ def test_what_is_a_term_leads_with_the_sentence_saying_what_it_is(seed_assistant
 
 def test_a_sentence_two_clauses_pick_is_quoted_once(seed_assistant) -> None:
     """Each clause of a question gets its best sentence; when two clauses pick the same one it was quoted twice
-    ("Crucially, we reveal ... [2]. Crucially, we reveal ... [2].")."""
+    ("Crucially, we reveal ... [2]. Crucially, we reveal ... [2]."). The question now gets a comparison, whose
+    lead quotes each paper's sentence for each clause: the same holds there."""
     answer = seed_assistant.answer("One paper shows audio-visual LLMs confuse who is speaking, another that video LLMs "
                                    "can't tell which way an object moves. Where does each locate the failure, and how "
                                    "does each fix it?")
-    quoted = [unmarked(s) for _, body in paragraphs(answer.text) for s in sentences_of(body)]
+    lines = [line.removeprefix("- ") for line in answer.text.splitlines()]
+    quoted = [unmarked(s) for _, body in paragraphs("\n".join(lines)) for s in sentences_of(body)]
     assert len(quoted) >= 2 and len(quoted) == len(set(quoted)), answer.text
 
 

@@ -617,6 +617,45 @@ def test_a_stated_number_of_described_papers_makes_a_comparison(seeds: list[Pape
     assert (plan.kind == "compare") if count else (plan.kind != "compare")
 
 
+@pytest.mark.parametrize(("question", "halves"), [
+    ("I recall one paper that builds a testbed of failed agent runs, and another that trains only the role to "
+     "blame. How do they differ?",
+     ["builds a testbed of failed agent runs", "trains only the role to blame"]),
+    ("One study speeds up image generation, another cuts memory in fine-tuning. What does each keep?",
+     ["speeds up image generation", "cuts memory in fine-tuning"]),
+    ("Two abstracts repair a model from the inside: one targets confidence, the other image compositions.",
+     ["targets confidence", "image compositions"]),
+])
+def test_one_paper_and_another_are_two_descriptions(seeds: list[Paper], question: str, halves: list[str]) -> None:
+    """"one work that X, and another that Y" describes two papers, each by its half."""
+    plan = plan_question(question, seeds)
+    assert all(half in plan.described for half in halves), plan.described
+    assert plan.kind == "compare"
+
+
+@pytest.mark.parametrize("question", [
+    "Which paper moves an animation from one creature to another with a different skeleton?",
+    "Which paper argues that only one role in a pipeline should be trained?",
+    "Across the three multimodal papers, which part of the model does each one change?",
+])
+def test_a_counted_one_is_not_a_description(seeds: list[Paper], question: str) -> None:
+    """"from one creature to another", "only one role", "each one": counts, not papers described; "the paper
+    arguing that only one" had become a description cut at "one", "the model does each one" another."""
+    plan = plan_question(question, seeds)
+    assert not [phrase for phrase in plan.described if phrase.split()[-1] in {"only", "each", "to"}
+                or "creature" in phrase and "another" in phrase], plan.described
+
+
+@pytest.mark.parametrize(("question", "count"), [
+    ("Which two biomedical papers find that a model tuned for one population fails on another?", 2),
+    ("What three papers study multimodal LLMs, and what does each change?", 3),
+    ("Two papers study agents. How do they differ?", 0),  # described, not asked for
+    ("Which papers use both audio and video?", 0),
+])
+def test_the_number_of_papers_asked_for_is_read(seeds: list[Paper], question: str, count: int) -> None:
+    assert plan_question(question, seeds).asked_count == count
+
+
 @pytest.mark.parametrize("question", [
     "For the dataset built to work out which bird sang each call, how many microphones are there?",
     "What does the benchmark designed to study agent failures contain?",
