@@ -406,7 +406,7 @@ def _asking_sentence(question: str) -> str:
     return asking[-1] if len(sentences) > 1 and asking and not _POINTING_BACK.search(asking[-1]) else ""
 
 
-_POINTING_BACK = re.compile(r"\b(?:this|these|those|such|it|its|they|them|their)\b", re.IGNORECASE)
+_POINTING_BACK = re.compile(r"\b(?:this|these|those|such|it|its|they|them|their|ones)\b", re.IGNORECASE)
 
 
 def _points_back_first(unnamed: str, linked: Mapping[str, int]) -> bool:

@@ -806,3 +806,10 @@ def test_a_preamble_is_left_out_of_a_list_criterion(seeds) -> None:
     one = plan_question("Which papers analyze identifiability, i.e. whether the target quantity can be uniquely "
                         "recovered from the available data?", seeds)
     assert "recovered" in one.criterion, one  # "i.e." ends no sentence
+
+
+def test_a_set_asking_sentence_that_points_back_keeps_the_sentence_before(seeds) -> None:
+    """ "I'm after papers with clinical uses. Which ones fit?": "ones" refers back, so the criterion is in the
+    sentence before; it had become "fit" alone, and the list was empty."""
+    plan = plan_question("I'm after papers with a medical or clinical use. Which ones fit?", seeds)
+    assert plan.kind == "list" and "clinical" in plan.criterion, plan
