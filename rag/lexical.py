@@ -57,7 +57,8 @@ FORM_WORDS = frozenset(
     "affect affects influence influences handle handles obtain obtains get gets make makes "
     "deal dealing described call calls called establish establishes established build built included well "
     "new novel investigate investigates examine examines explore explores mainly primarily mostly "
-    "specifically explicitly explicit interested".split()
+    "specifically explicitly explicit interested centrally chiefly principally largely predominantly concerned focused "
+    "focusing".split()
 )
 # A number written with thousands separators is one word ("12,326", not "12" and "326").
 _GROUPED_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,]*\d)|"

@@ -675,6 +675,9 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
     ("Which papers have anything to do with robots?", ["robots"]),
     ("Which papers use touch sensing?", ["touch", "sensing"]),  # the word itself stays a content word
     ("Which submissions study pruning?", ["pruning"]),
+    # degree words frame the criterion ("centrally" had matched "a central question" in two abstracts)
+    ("What papers are centrally concerned with pruning?", ["pruning"]),
+    ("Which works are largely focused on coral reefs?", ["coral", "reefs"]),
 ])
 def test_framing_phrases_are_not_content_terms(question, terms) -> None:
     assert plan_question(question, []).terms == terms
