@@ -614,3 +614,13 @@ def test_the_best_retrieved_paper_wins_a_near_tie_even_when_retrieval_scores_are
 def test_a_clearly_better_sentence_of_another_paper_still_comes_first() -> None:
     sources, evidence = _sources_and_evidence([0.40, 0.45, 0.70, 0.40, 0.40])
     assert _with_paper_prior(evidence, sources)[0].paper_id == "x2"
+
+
+def test_a_count_of_the_asked_thing_in_other_words_answers_a_number_question(seed_assistant) -> None:
+    """ "How many broken runs ...?" of "we construct 12,326 failed trajectories": the answer had said the abstract
+    "gives no figure for this" while quoting that very sentence. A count of something else still is no figure."""
+    answer = seed_assistant.answer("A benchmark replays a successful agent run and then breaks it. How many broken "
+                                   "runs does it contain?")
+    assert not answer.refused and "12,326" in answer.text, answer.text
+    other = seed_assistant.answer("How many GPUs were used to build Who&When Pro?")
+    assert other.refused, other.text
