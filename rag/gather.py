@@ -251,8 +251,9 @@ class Gatherer:
         if plan.kind == "list" and (not pointed or among):  # (of one paper, "them" are its models or datasets)
             listed_scope = replace(scope, ids=tuple(pointed)) if among else scope
             listed = self._list(plan, listed_scope, k)
-            if plan.asked_count and (listed is None or len(listed.members) < plan.asked_count) and not among:
-                return self._counted(plan, scope, k)
+            if plan.asked_count and (listed is None or len(listed.members) < plan.asked_count) and not among \
+                    and (counted := self._counted(plan, scope, k)) is not None:
+                return counted
             if listed is not None:
                 listed.among = len(listed_scope.ids)
                 return listed
@@ -597,14 +598,17 @@ class Gatherer:
         gathered.sources = self.sources(plan.query, first, scope, k)
         return gathered
 
-    def _counted(self, plan: QuestionPlan, scope: Scope, k: int) -> Gathered:
+    def _counted(self, plan: QuestionPlan, scope: Scope, k: int) -> Gathered | None:
         """ "Which two biomedical papers argue that ...?": the papers asked for by number, when fewer clear the
         list's bar, are the best matches that come within POSSIBLE_WITHIN of the best, compared (a one-paper fact
         answer cited one of the two). The question vouches for the number, not for any paper: "Which two papers
-        study birds?" is answered from the one bird paper, the next scoring a seventh of it."""
+        study birds?" is answered from the one bird paper, the next scoring a seventh of it. None when no abstract
+        holds the criterion's word ("Which two papers use federated learning?"): the list says none matches."""
         pool = self._list_pool(plan, scope)
         scores = self._best_matches(plan.alternatives or [plan.criterion], pool, plan.contributed)
         ranked = sorted(scores.values(), key=lambda m: (-m.score, m.paper_id))
+        if not ranked:
+            return None
         best = [m for m in ranked if m.score >= POSSIBLE_WITHIN * ranked[0].score][:min(plan.asked_count, MAX_COMPARED)]
         if len(best) < 2:
             return self._fact(plan, [m.paper_id for m in best], scope, k)

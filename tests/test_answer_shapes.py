@@ -229,6 +229,8 @@ def test_papers_asked_for_by_number_are_the_closest_when_fewer_clear_the_bar(see
     assert two.kind == "compare" and set(cited_ids(two)) == {"p03", "p19"}, two.text
     birds = seed_assistant.answer("Which two papers study birds?")
     assert birds.kind == "fact" and cited_ids(birds)[:1] == ["p10"], birds.text
+    none = seed_assistant.answer("Which two papers use federated learning?")  # in no abstract: none, not a quote
+    assert none.kind == "list" and not cited_ids(none), none.text
 
 
 def test_a_seed_comparison_cites_both_named_papers(seed_assistant) -> None:
