@@ -242,6 +242,8 @@ def test_pointers_are_not_a_set_phrase(question) -> None:
     ("marine science, e.g. coral reefs, tides, river deltas or fisheries",
      ["marine science", "coral reefs", "tides", "river deltas", "fisheries"]),
     ("tide models, counting river gauges", ["tide models", "river gauges"]),
+    # a slash between words is "or" ("synthetic/controlled data" had become one criterion "synthetic controlled")
+    ("sonar/lidar scans", ["sonar", "lidar scans"]),
 ])
 def test_criterion_alternatives_split_on_or_including_such_as(criterion, expected) -> None:
     assert alternatives(criterion) == expected
