@@ -361,13 +361,23 @@ class Gatherer:
             # "Two papers find that ...": the best matches, after any paper a description found ("Did the internal
             # intervention work?" pointed at one paper of "Two abstracts change a model's behaviour by ...")
             if len(pointed) < plan.compared_count:
-                ranked = self.retriever.rank(plan.compared_phrase, mode=self.mode, filters=scope.filters)
+                ranked = self.retriever.rank(plan.compared_phrase, paper_ids=self._counted_kind(plan, scope),
+                                             mode=self.mode, filters=scope.filters)
                 pointed += [s.paper_id for s in ranked if s.paper_id not in scope.avoided and s.paper_id not in pointed]
             pointed = pointed[:plan.compared_count]
         if scope.ids:
             pointed = [p for p in pointed if p in scope.ids] or (
                 list(scope.ids) if len(scope.ids) <= MAX_COMPARED and not plan.set_valued else [])
         return pointed
+
+    def _counted_kind(self, plan: QuestionPlan, scope: Scope) -> list[str] | None:
+        """ "Two of the new benchmarks stress that their labels can be trusted": the papers that are a benchmark or
+        dataset, when the count is of those and enough are; None (every paper) otherwise. Ranked among all papers,
+        the sentence found a self-supervised paper whose "labels are scarce" beside one of the benchmarks."""
+        if not plan.compared_noun:
+            return None
+        kind = self.scorer.resource_papers(plan.compared_noun, self._list_pool(plan, scope))
+        return list(kind) if len(kind) >= plan.compared_count else None
 
     def _disambiguated(self, pid: str, plan: QuestionPlan, scope: Scope) -> str:
         """The named paper, or for an ambiguous label the paper among its holders the question retrieves best."""

@@ -279,6 +279,7 @@ class QuestionPlan:
     compared_count: int = 0  # "Two papers find that ...": how many papers the description is about
     asks_size: bool = False  # "Which contains more items, X or Y?": the counts each abstract states answer it
     compared_phrase: str = ""  # and the description: the sentence that counts them
+    compared_noun: str = ""  # and what it counts them as, when not as papers: "benchmarks" of "Two of the new ..."
     asked_count: int = 0  # "Which two biomedical papers argue ...?": how many papers it asks for
 
     @property
@@ -360,7 +361,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         mentions=len(set(linked.values())),
     )
     if not named:
-        plan.compared_count, plan.compared_phrase = described_count(question)
+        plan.compared_count, plan.compared_phrase, plan.compared_noun = described_count(question)
         plan.asked_count = asked_count(question)
     if plan.asked_count and plan.expects == "enumeration":  # a number of papers, not of items a paper names
         plan.expects, plan.count, plan.count_noun = "any", None, ""
@@ -489,17 +490,18 @@ def suggested_kind(plan: QuestionPlan) -> Kind:
     return "fact"
 
 
-def described_count(question: str) -> tuple[int, str]:
-    """How many papers a question describes together, when it states it, and the sentence describing them:
-    "Two papers find that X. How do they differ?" -> (2, "Two papers find that X."). Not when it asks for them
-    ("Which two papers ...?": a list), nor for more papers than a comparison table holds."""
+def described_count(question: str) -> tuple[int, str, str]:
+    """How many papers a question describes together, when it states it, the sentence describing them and what
+    it counts them as, when not as papers: "Two papers find that X. How do they differ?" -> (2, "Two papers find
+    that X.", ""); "Two of the new benchmarks ..." -> (2, ..., "benchmarks"). Not when it asks for them ("Which
+    two papers ...?": a list), nor for more papers than a comparison table holds."""
     for sentence in split_sentences(question):
         match = _DESCRIBED_COUNT.search(sentence.text)
         word = match.group(1).lower() if match else ""
         # what papers contribute, counted ("Two of the new benchmarks stress ..."); not "both datasets", maybe one's
         if match and not _ASKING_FOR.search(sentence.text[:match.start()]) and not (match.group(2) and word == "both"):
-            return 2 if word == "both" else _number(word), sentence.text
-    return 0, ""
+            return 2 if word == "both" else _number(word), sentence.text, match.group(2) or ""
+    return 0, "", ""
 
 
 def asked_count(question: str) -> int:

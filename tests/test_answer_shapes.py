@@ -222,6 +222,15 @@ def test_a_described_paper_does_not_stand_for_all_the_counted_ones(seed_assistan
     assert {"p12", "p18"} <= set(cited_ids(answer)), answer.text
 
 
+def test_benchmarks_counted_together_are_benchmark_papers(seed_assistant) -> None:
+    """ "Two of the new benchmarks ...": the two compared are papers that are a benchmark or dataset (ranked among
+    all papers, a self-supervised paper whose "labels are scarce" had been one of them)."""
+    answer = seed_assistant.answer("Two of the new benchmarks here insist their ground-truth labels are reliable. "
+                                   "How does each one make sure of that?")
+    assert answer.kind == "compare" and len(cited_ids(answer)) == 2, answer.text
+    assert set(cited_ids(answer)) <= RESOURCE_PAPERS, answer.text
+
+
 def test_papers_asked_for_by_number_are_the_closest_when_fewer_clear_the_bar(seed_assistant) -> None:
     """ "Which two ...?": the two best matches within reach of the best are compared; a number the evidence
     does not bear out ("Which two papers study birds?") gives the one paper's answer."""
