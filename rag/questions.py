@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -495,23 +495,29 @@ def described_count(question: str) -> tuple[int, str, str]:
     it counts them as, when not as papers: "Two papers find that X. How do they differ?" -> (2, "Two papers find
     that X.", ""); "Two of the new benchmarks ..." -> (2, ..., "benchmarks"). Not when it asks for them ("Which
     two papers ...?": a list), nor for more papers than a comparison table holds."""
-    for sentence in split_sentences(question):
-        match = _DESCRIBED_COUNT.search(sentence.text)
-        word = match.group(1).lower() if match else ""
+    for sentence, match, asking in _counted_papers(question):
+        word = match.group(1).lower()
         # what papers contribute, counted ("Two of the new benchmarks stress ..."); not "both datasets", maybe one's
-        if match and not _ASKING_FOR.search(sentence.text[:match.start()]) and not (match.group(2) and word == "both"):
-            return 2 if word == "both" else _number(word), sentence.text, match.group(2) or ""
+        if not asking and not (match.group(2) and word == "both"):
+            return 2 if word == "both" else _number(word), sentence, match.group(2) or ""
     return 0, "", ""
 
 
 def asked_count(question: str) -> int:
     """How many papers a question asks for when it says so: "Which two biomedical papers argue ...?" -> 2."""
-    for sentence in split_sentences(question):
-        match = _DESCRIBED_COUNT.search(sentence.text)
-        if match and not match.group(2) and match.group(1).lower() != "both" \
-                and _ASKING_FOR.search(sentence.text[:match.start()]):
+    for _, match, asking in _counted_papers(question):
+        if asking and not match.group(2) and match.group(1).lower() != "both":
             return _number(match.group(1).lower())
     return 0
+
+
+def _counted_papers(question: str) -> Iterator[tuple[str, re.Match[str], bool]]:
+    """Each sentence that counts papers ("Two papers ...", "Which two ... papers"), its count's match, and whether
+    it asks for them (``_ASKING_FOR`` before the count) rather than describing them."""
+    for sentence in split_sentences(question):
+        match = _DESCRIBED_COUNT.search(sentence.text)
+        if match:
+            yield sentence.text, match, bool(_ASKING_FOR.search(sentence.text[:match.start()]))
 
 
 _DESCRIBED_COUNT = re.compile(r"(?<!these\s)(?<!those\s)\b(two|three|four|both|[234])\s+"  # not "these two": a pointer
