@@ -33,7 +33,7 @@ from .chunking import Sentence
 from .corpus import Paper
 from .embedding import Embedder
 from .generic_terms import GENERIC_WORDS
-from .lexical import FORM_WORDS, STOPWORDS, TermWeights, stem, words
+from .lexical import FORM_WORDS, STOPWORDS, TermWeights, singular_acronym, stem, words
 from .paper_cache import PaperCache
 from .roles import sentence_roles
 from .types import Evidence, Role, Source
@@ -161,17 +161,10 @@ def _stems_of_term(term: str) -> frozenset[str]:
     stems ~1,000 sentences (0.3 s of it at 30k papers before this cache)."""
     out: set[str] = set()
     for part in [*term.split("-"), term]:
-        part = _singular_acronym(part).lower()
+        part = singular_acronym(part).lower()
         if len(part) > 1 and part not in STOPWORDS:
             out.add(stem(part))
     return frozenset(out)
-
-
-def _singular_acronym(word: str) -> str:
-    """"LLMs" -> "LLM", "GPT4s" -> "GPT4"; other words as they are (string tests: this runs on every word)."""
-    if len(word) > 2 and word[-1] == "s" and (word[-2].isupper() or word[-2].isdigit()) and word[0].isupper():
-        return word[:-1]
-    return word
 
 
 def referring_words(question: str) -> list[str]:

@@ -25,7 +25,7 @@ import Stemmer
 from .corpus import Paper
 
 _STEMMER = Stemmer.Stemmer("english")
-TOKENIZATION = 2  # bump when tokenisation changes: saved BM25 indexes are rebuilt
+TOKENIZATION = 3  # bump when tokenisation changes: saved BM25 indexes are rebuilt
 # bm25s's English list (33 words) keeps question words ("what", "which", "how"): a
 # question of nothing else would give the one abstract saying "what" a perfect
 # normalised BM25 score. BM25, overlap and display all drop this longer list.
@@ -80,7 +80,23 @@ def _cache_name(papers: Sequence[Paper]) -> str:
 
 def paper_document(paper: Paper) -> str:
     """What BM25 sees of a paper: its label and title weigh in beside the abstract."""
-    return " ".join(part for part in (paper.label, paper.title or "", paper.text) if part)
+    return singular_acronyms(" ".join(part for part in (paper.label, paper.title or "", paper.text) if part))
+
+
+_ACRONYM_PLURAL = re.compile(r"\b([A-Z][A-Za-z0-9]*[A-Z0-9])s\b")
+
+
+def singular_acronyms(text: str) -> str:
+    """"LLMs" -> "LLM" throughout a text: the stemmer keeps "llms" apart from "llm", so BM25 gave "targets LLM
+    confidence" to the abstract saying "LLM agent" over the one about the confidence of "LLMs"."""
+    return _ACRONYM_PLURAL.sub(r"\1", text)
+
+
+def singular_acronym(word: str) -> str:
+    """"LLMs" -> "LLM", "GPT4s" -> "GPT4"; other words as they are (string tests: this runs on every word)."""
+    if len(word) > 2 and word[-1] == "s" and (word[-2].isupper() or word[-2].isdigit()) and word[0].isupper():
+        return word[:-1]
+    return word
 
 
 class LexicalIndex:
@@ -141,8 +157,8 @@ class LexicalIndex:
         Form words stay: dropping them too re-normalised the scores so that dev q032 quoted a second,
         unrelated paper and its rewordings no longer agreed with it (tests/test_rewordings.py).
         """
-        tokenized = bm25s.tokenize([question], stopwords=list(STOPWORDS), stemmer=_STEMMER, show_progress=False,
-                                   return_ids=False)
+        tokenized = bm25s.tokenize([singular_acronyms(question)], stopwords=list(STOPWORDS), stemmer=_STEMMER,
+                                   show_progress=False, return_ids=False)
         vocab = self._bm25.vocab_dict
         return [t for t in dict.fromkeys(tokenized[0]) if t in vocab]
 
@@ -161,11 +177,11 @@ class LexicalIndex:
 
 def matched_terms(question: str, text: str) -> list[str]:
     """Words of the question that occur in the text (compared by stem), for display."""
-    stems_in_text = {_STEMMER.stemWord(w.lower()) for w in _WORD.findall(text)}
+    stems_in_text = {stem(singular_acronym(w)) for w in _WORD.findall(text)}
     seen: dict[str, None] = {}
     for word in _WORD.findall(question):
         if len(word) > 2 and word.lower() not in STOPWORDS and word.lower() not in FORM_WORDS:
-            if _STEMMER.stemWord(word.lower()) in stems_in_text:
+            if stem(singular_acronym(word)) in stems_in_text:
                 seen.setdefault(word, None)
     return list(seen)
 

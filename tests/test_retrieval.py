@@ -113,6 +113,21 @@ def test_lexical_scores_are_normalised_to_the_unit_interval(seed_assistant, dev_
         assert 0.0 <= s.lexical <= 1.0
 
 
+def test_an_acronym_and_its_plural_are_one_bm25_term() -> None:
+    """"LLM" of a question meets "LLMs" of an abstract: the stemmer alone keeps "llms" apart, and BM25 gave
+    "targets LLM confidence" to an abstract saying "LLM agent" over the one on the confidence of "LLMs"."""
+    from rag.corpus import make_paper
+    from rag.lexical import LexicalIndex
+
+    papers = [make_paper("Modern LLMs are overconfident; we recalibrate their confidence.", id="a"),
+              make_paper("An LLM agent pipeline with lower confidence bounds on roles.", id="b"),
+              make_paper("Graph networks for molecules.", id="c")]
+    index = LexicalIndex.build(papers)
+    scores = dict(zip(index.paper_ids, index.scores("LLM"), strict=True))
+    assert scores["a"] > 0 and scores["b"] > 0 and scores["c"] == 0
+    assert dict(zip(index.paper_ids, index.scores("GPUs LLMs"), strict=True))["b"] > 0
+
+
 def test_lexical_index_reloaded_from_cache_scores_identically(seed_assistant, tmp_path) -> None:
     from rag.lexical import LexicalIndex
 
