@@ -85,8 +85,10 @@ _DESCRIBED = re.compile(
     # ("the dataset built to work out ...": "work" after "to" is a verb, not the head noun)
     # ("the tabular foundation model / ancestry paper": a slash joins two words of one description)
     rf"(?i:\bthe\s+((?:{_DESCRIPTION_WORD}(?:\s+|\s*/\s*)){{0,6}}?{_WORD_WHOLE})\s+(?<!\bto\s)"
-    # ("the system does each one touch", "the paper arguing that only one role": a count, not a head noun)
-    r"(?:paper|abstract|article|study|work|benchmark|(?<!only\s)(?<!each\s)(?<!every\s)(?<!any\s)(?<!no\s)one)\b)"
+    # ("the system does each one touch", "the paper arguing that only one role": a count, not a head noun; nor
+    # after a preposition: "the immediate upstream drivers of one outcome" counts outcomes)
+    r"(?:paper|abstract|article|study|work|benchmark|(?<!only\s)(?<!each\s)(?<!every\s)(?<!any\s)(?<!no\s)"
+    r"(?<!\bof\s)(?<!\bin\s)(?<!\bon\s)(?<!\bto\s)(?<!\bfor\s)(?<!\bfrom\s)(?<!\bwith\s)(?<!\bby\s)one)\b)"
     rf"{_ON}"
     rf"|(?i:\bthe\s+(?:paper|work|study|one)\s+(?:on|about|of|that\s+\w+|which\s+\w+)\s+"
     # "the paper questioning random crops", "the method wiring every layer": a participle describes too
@@ -207,6 +209,7 @@ _ID_TOKEN = re.compile(r"[\w][\w.:/-]*[\w]|\w")
 _ORDINAL = {"first": 0, "second": 1, "third": 2, "former": 0, "latter": -1, "last": -1}
 _ORDINAL_REF = re.compile(r"\bthe\s+(first|second|third|former|latter|last)\b(?:\s+(two|three|four|[234])\b)?"
                           r"(?:\s+ones?)?", re.IGNORECASE)
+_ASKED_VERB_WORK = re.compile(r"(?:^|[.?!:;]\s+)(?:did|does|do|can|could|will|would|should|might)\s+$", re.IGNORECASE)
 _EXCLUDING = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:(?:that|which)\s+)?(?:isn'?t|is\s+not|doesn'?t"
                         r"|does\s+not|wasn'?t|not)\s+(?:about\s+)?([^,?.;:]+)", re.IGNORECASE)
 # "one work that built X, and another that uses Y", "one targets X, the other Y": two papers, each described by
@@ -495,35 +498,40 @@ def described_count(question: str) -> tuple[int, str, str]:
     it counts them as, when not as papers: "Two papers find that X. How do they differ?" -> (2, "Two papers find
     that X.", ""); "Two of the new benchmarks ..." -> (2, ..., "benchmarks"). Not when it asks for them ("Which
     two papers ...?": a list), nor for more papers than a comparison table holds."""
-    for sentence, match, asking in _counted_papers(question):
-        word = match.group(1).lower()
+    for sentence, word, noun, asking in _counted_papers(question):
         # what papers contribute, counted ("Two of the new benchmarks stress ..."); not "both datasets", maybe one's
-        if not asking and not (match.group(2) and word == "both"):
-            return 2 if word == "both" else _number(word), sentence, match.group(2) or ""
+        if not asking and not (noun and word == "both"):
+            return 2 if word == "both" else _number(word), sentence, noun
     return 0, "", ""
 
 
 def asked_count(question: str) -> int:
     """How many papers a question asks for when it says so: "Which two biomedical papers argue ...?" -> 2."""
-    for _, match, asking in _counted_papers(question):
-        if asking and not match.group(2) and match.group(1).lower() != "both":
-            return _number(match.group(1).lower())
+    for _, word, noun, asking in _counted_papers(question):
+        if asking and not noun and word != "both":
+            return _number(word)
     return 0
 
 
-def _counted_papers(question: str) -> Iterator[tuple[str, re.Match[str], bool]]:
-    """Each sentence that counts papers ("Two papers ...", "Which two ... papers"), its count's match, and whether
-    it asks for them (``_ASKING_FOR`` before the count) rather than describing them."""
+def _counted_papers(question: str) -> Iterator[tuple[str, str, str, bool]]:
+    """Each sentence that counts papers ("Two papers ...", "Which two ... papers", "the two that ..."), its count
+    word, the noun counted when not papers ("benchmarks"), and whether it asks for them (``_ASKING_FOR`` before the
+    count) rather than describing them."""
     for sentence in split_sentences(question):
-        match = _DESCRIBED_COUNT.search(sentence.text)
-        if match:
-            yield sentence.text, match, bool(_ASKING_FOR.search(sentence.text[:match.start()]))
+        found = [m for m in (_DESCRIBED_COUNT.search(sentence.text), _THE_COUNT_THAT.search(sentence.text)) if m]
+        if found:
+            match = min(found, key=lambda m: m.start())
+            noun = (match.group(2) or "") if match.re is _DESCRIBED_COUNT else ""
+            yield (sentence.text, match.group(1).lower(), noun.lower(),
+                   bool(_ASKING_FOR.search(sentence.text[:match.start()])))
 
 
 _DESCRIBED_COUNT = re.compile(r"(?<!these\s)(?<!those\s)\b(two|three|four|both|[234])\s+"  # not "these two": a pointer
                               r"(?:of\s+(?:the|these)\s+)?(?:[\w-]+\s+){0,2}?(?:papers|abstracts|works|studies|articles"
                               r"|(benchmarks|datasets|methods|frameworks))\b",
                               re.IGNORECASE)
+# "Of these, the two that prove a lower bound: ...": the count with its clause stands for papers too
+_THE_COUNT_THAT = re.compile(r"\bthe\s+(two|three|four|[234])\s+(?:that|which|who)\b", re.IGNORECASE)
 _ASKING_FOR = re.compile(r"\b(?:which|what|name|list|find|show|give|are\s+there|any)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
 
 
@@ -651,8 +659,11 @@ def _is_name(label: str) -> bool:
 
 def _pointing(question: str) -> list[re.Match[str]]:
     """Matches of phrases that point at a paper, by name or description; "the paper that isn't about X"
-    excludes rather than points ("the paper that can't X" does point)."""
-    return [m for m in _DESCRIBED.finditer(question) if not _EXCLUDING.match(m.group(0))]
+    excludes rather than points ("the paper that can't X" does point). In "Did the internal intervention work
+    in each case?" the question's verb is "work": nothing is described (after "How do the ...", "the ... adaptation
+    work and the ... study" are two descriptions)."""
+    return [m for m in _DESCRIBED.finditer(question) if not _EXCLUDING.match(m.group(0))
+            and not (_ASKED_VERB_WORK.search(question[:m.start()]) and re.search(r"\bwork$", m.group(0)))]
 
 
 def pointers(question: str) -> list[str]:

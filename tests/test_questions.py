@@ -362,6 +362,10 @@ def test_described_parts_keep_descriptions_of_unnamed_papers(mini) -> None:
     # "the X one" describes as "the X paper" does; "the first one" only points
     ("Compare the firefly-counting one with the river-sensor one.", ["firefly-counting", "river-sensor"]),
     ("Which is better, the first one or the second one?", []),
+    # "one" after a preposition counts ("drivers of one outcome"); "work" after a yes/no "Did the ..." is the verb
+    ("How can I find the immediate upstream drivers of one outcome?", []),
+    ("Did the internal intervention work in each case?", []),
+    ("How do the bird-song adaptation work and the flood study differ?", ["bird-song adaptation", "flood"]),
 ])
 def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) -> None:
     assert described_parts(question, [], mini) == described
@@ -609,6 +613,10 @@ def test_what_a_question_compares_a_paper_with(question, against) -> None:
      "Two of the new benchmarks verify their labels."),
     ("How large are both datasets?", 0, ""),
     ("How do these two papers differ?", 0, ""),
+    # the count with a relative clause stands for its papers
+    ("Several papers ask what to label on a budget. Of these, the two that prove a lower bound: what governs it?", 2,
+     "Of these, the two that prove a lower bound: what governs it?"),
+    ("Which are the two that prove a lower bound?", 0, ""),
 ])
 def test_a_stated_number_of_described_papers_makes_a_comparison(seeds: list[Paper], question: str,
                                                                 count: int, phrase: str) -> None:
