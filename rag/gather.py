@@ -20,6 +20,7 @@ may cite), the evidence, and the decision; the composers only arrange it.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -31,6 +32,7 @@ from .chunking import split_sentences
 from .corpus import Paper
 from .embedding import Embedder
 from .evidence import (
+    IDENTITY_SCORE,
     METADATA_WORDS,
     EvidenceScorer,
     Match,
@@ -361,14 +363,35 @@ class Gatherer:
             # "Two papers find that ...": the best matches, after any paper a description found ("Did the internal
             # intervention work?" pointed at one paper of "Two abstracts change a model's behaviour by ...")
             if len(pointed) < plan.compared_count:
-                ranked = self.retriever.rank(plan.compared_phrase, paper_ids=self._counted_kind(plan, scope),
-                                             mode=self.mode, filters=scope.filters)
-                pointed += [s.paper_id for s in ranked if s.paper_id not in scope.avoided and s.paper_id not in pointed]
+                kind = self._counted_kind(plan, scope)
+                ranked = self.retriever.rank(plan.compared_phrase, paper_ids=kind, mode=self.mode,
+                                             filters=scope.filters)
+                candidates = [*self._quoting(plan, kind, scope), *(s.paper_id for s in ranked)]
+                pointed += [pid for pid in dict.fromkeys(candidates) if pid not in scope.avoided and pid not in pointed]
             pointed = pointed[:plan.compared_count]
         if scope.ids:
             pointed = [p for p in pointed if p in scope.ids] or (
                 list(scope.ids) if len(scope.ids) <= MAX_COMPARED and not plan.set_valued else [])
         return pointed
+
+    def _quoting(self, plan: QuestionPlan, ids: Sequence[str] | None, scope: Scope) -> list[str]:
+        """The papers whose abstract holds a phrase the question quotes, as written (case, hyphens and spacing
+        aside), best BM25 match first: "Two abstracts frame their problem as a question of 'where to look'" are
+        the two saying "a where-to-look problem" and "where to look is not how to fix", which the sentence's
+        other words ("frame", "problem", "mean") did not retrieve. Candidates are the phrase's BM25 pool."""
+        out: list[str] = []
+        for phrase in plan.quoted:
+            wanted = f" {_plain(phrase)} "
+            pool = self.retriever.rank(phrase, paper_ids=ids or scope.ids, mode="bm25", filters=scope.filters)
+            out += [s.paper_id for s in pool[:LIST_POOL] if wanted in f" {_plain(self.papers[s.paper_id].text)} "]
+        return out
+
+    def _holding(self, paper_id: str, phrases: Sequence[str]) -> Match:
+        """A paper that holds a quoted phrase, by its first sentence holding one: it matches fully."""
+        sentences = self.scorer.bank.get([self.papers[paper_id]])[paper_id].sentences
+        wanted = [f" {_plain(p)} " for p in phrases]
+        holding = next((s for s in sentences if any(w in f" {_plain(s.text)} " for w in wanted)), sentences[0])
+        return Match(paper_id, holding, IDENTITY_SCORE)
 
     def _counted_kind(self, plan: QuestionPlan, scope: Scope) -> list[str] | None:
         """ "Two of the new benchmarks stress that their labels can be trusted": the papers that are a benchmark or
@@ -588,7 +611,12 @@ class Gatherer:
         members = [m for m in ranked if _clears(m.score, ceiling)]
         possible = [m for m in ranked if m not in members and _possible(m.score, ceiling)][:MAX_POSSIBLE]
         within = ""
-        if plan.negated and plan.set_phrase and plan.asked_terms:  # "which of the X papers do not Y": X minus Y
+        quoting = [] if plan.negated else self._quoting(plan, [p.id for p in pool], scope)
+        if quoting:  # "Which abstracts use the phrase 'where to look'?": those that do, and the others as close
+            held = [self._holding(pid, plan.quoted) for pid in quoting]
+            possible = [m for m in members + possible if m.paper_id not in quoting][:MAX_POSSIBLE]
+            members = held
+        elif plan.negated and plan.set_phrase and plan.asked_terms:  # "which of the X papers do not Y": X minus Y
             members, possible, within = self._lacking(plan.asked_terms, members + possible), [], plan.set_phrase
         elif plan.negated:  # the complement, each paper with what it is about instead
             excluded = {m.paper_id for m in members + possible}
@@ -601,7 +629,8 @@ class Gatherer:
             possible = []  # nothing comes close: the list says so, without borderline guesses
         if plan.asked_terms and not within:
             members, possible = self._answering(plan.asked_terms, members), self._answering(plan.asked_terms, possible)
-        criterion = _quoted([" ".join(plan.asked_terms)] if within else plan.alternatives or [plan.criterion])
+        named = plan.quoted if quoting else [" ".join(plan.asked_terms)] if within else plan.alternatives
+        criterion = _quoted(named or [plan.criterion])
         gathered = Gathered("list", [], [], [], members[:MAX_LISTED], possible, matched_total=len(members),
                             more=members[MAX_LISTED:], criterion=criterion, negated=plan.negated, within=within)
         first = [m.paper_id for m in gathered.members + possible]
@@ -851,6 +880,14 @@ def _without(text: str, question: str) -> str:
     for number in {w for w in words(question) if any(c.isdigit() for c in w)}:
         text = text.replace(number, " ")
     return text
+
+
+def _plain(text: str) -> str:
+    """Lower-case words separated by single spaces: "Where-to-look" and "where to  look" read alike."""
+    return " ".join(_PLAIN_SPLIT.split(text.lower())).strip()
+
+
+_PLAIN_SPLIT = re.compile(r"[^\w]+")
 
 
 def _quoted(alternatives: Sequence[str]) -> str:

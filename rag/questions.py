@@ -284,6 +284,7 @@ class QuestionPlan:
     compared_phrase: str = ""  # and the description: the sentence that counts them
     compared_noun: str = ""  # and what it counts them as, when not as papers: "benchmarks" of "Two of the new ..."
     asked_count: int = 0  # "Which two biomedical papers argue ...?": how many papers it asks for
+    quoted: list[str] = field(default_factory=list)  # phrases it quotes: "... as a question of 'where to look'"
 
     @property
     def criterion(self) -> str:
@@ -362,6 +363,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         similar=bool(_LIKE_REQUEST.search(question) or _RELATED.search(question)
                      and (answer_nouns or _ASKING_ELSE.search(question))),
         mentions=len(set(linked.values())),
+        quoted=quoted_phrases(question),
     )
     if not named:
         plan.compared_count, plan.compared_phrase, plan.compared_noun = described_count(question)
@@ -491,6 +493,15 @@ def suggested_kind(plan: QuestionPlan) -> Kind:
     if plan.set_valued and not pointed:
         return "list"
     return "fact"
+
+
+def quoted_phrases(question: str) -> list[str]:
+    """The phrases of several words a question quotes ("frame their problem as 'where to look'"): the words
+    the papers use, to be found as written. An apostrophe inside a word ("model's") opens no quote."""
+    return [m.group(1).strip() for m in _QUOTED.finditer(question) if len(words(m.group(1))) >= 2]
+
+
+_QUOTED = re.compile(r"(?<![\w'\"])['\"\u2018\u201c]([^'\"\u2019\u201d]{3,80}?)['\"\u2019\u201d](?![\w])")
 
 
 def described_count(question: str) -> tuple[int, str, str]:

@@ -231,6 +231,30 @@ def test_benchmarks_counted_together_are_benchmark_papers(seed_assistant) -> Non
     assert set(cited_ids(answer)) <= RESOURCE_PAPERS, answer.text
 
 
+def holders(assistant: Assistant, phrase: str) -> set[str]:
+    """The seed papers whose abstract holds a phrase, hyphens and case aside."""
+    def plain(text: str) -> str:
+        return " " + " ".join(re.split(r"\W+", text.lower())).strip() + " "
+    return {p.id for p in assistant.papers if plain(phrase) in plain(p.text)}
+
+
+def test_papers_counted_by_a_phrase_they_quote_are_those_holding_it(seed_assistant) -> None:
+    """ "frame their problem as a question of 'where to look'": the papers writing the quoted words, which the
+    sentence's other words ("frame", "problem", "mean") did not retrieve."""
+    answer = seed_assistant.answer("Two abstracts frame their problem as a question of 'where to look', but they "
+                                   "mean quite different things by it. What does each conclude?")
+    wanted = holders(seed_assistant, "where to look")
+    assert len(wanted) == 2
+    assert_comparison_table(seed_assistant, answer, sorted(wanted, key=cited_ids(answer).index))
+
+
+@pytest.mark.parametrize("phrase", ["where to look", "bottleneck role", "foundation models"])
+def test_a_list_of_papers_using_a_quoted_phrase_is_those_holding_it(seed_assistant, phrase) -> None:
+    answer, members, possible = answered_list(seed_assistant, f"Which abstracts use the phrase '{phrase}'?")
+    assert set(members) == holders(seed_assistant, phrase), answer.text
+    assert f'"{phrase}"' in answer.text.splitlines()[0]
+
+
 def test_papers_asked_for_by_number_are_the_closest_when_fewer_clear_the_bar(seed_assistant) -> None:
     """ "Which two ...?": the two best matches within reach of the best are compared; a number the evidence
     does not bear out ("Which two papers study birds?") gives the one paper's answer."""

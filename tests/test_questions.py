@@ -37,6 +37,7 @@ from rag.questions import (
     name_tokens,
     narrow_carried,
     plan_question,
+    quoted_phrases,
     set_phrase,
 )
 
@@ -625,6 +626,17 @@ def test_a_stated_number_of_described_papers_makes_a_comparison(seeds: list[Pape
     plan = plan_question(question, seeds)
     assert (plan.compared_count, plan.compared_phrase) == (count, phrase)
     assert (plan.kind == "compare") if count else (plan.kind != "compare")
+
+
+@pytest.mark.parametrize(("question", "quoted"), [
+    ("Two abstracts frame their problem as a question of 'where to look', but differ.", ["where to look"]),
+    ('Which papers say "no free lunch" or \u201cbetter late than never\u201d?',
+     ["no free lunch", "better late than never"]),
+    ("Does the model's output count as 'good'?", []),  # one word: a word match does it
+    ("Are the authors' claims and the papers' results consistent?", []),  # apostrophes open no quote
+])
+def test_quoted_phrases_are_read_as_written(question, quoted) -> None:
+    assert quoted_phrases(question) == quoted
 
 
 @pytest.mark.parametrize(("question", "halves"), [
