@@ -158,13 +158,18 @@ def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Matc
         pool = f"None of these {among} papers" if among else "No paper in the corpus"
         return Composed(f"{pool} clearly matches {criterion}." if criterion else f"{pool} clearly matches.", [],
                         refused=True)
+    evidence: list[Evidence] = []
+    if not members:  # only papers close to the best match, none clearly matching
+        pool = f"None of these {among} papers" if among else "No paper in the corpus"
+        lines = [f"{pool} clearly matches {criterion}. The closest (weaker matches):", ""]
+        lines += [f"- {_list_line(m, by_paper[m.paper_id], evidence)}" for m in possible]
+        return Composed("\n".join(lines), evidence)
     count = total if total is not None else len(members)
     shown = f"; showing {len(members)}" if count > len(members) else ""
     counted = (f"{count} of the \"{within}\" papers" if within else f"{count} of these {among} papers" if among
                else f"{count} paper{'' if count == 1 else 's'}")
     verb = ("is" if count == 1 else "are") + " not about" if negated else "matches" if count == 1 else "match"
     lines = [f"{counted} {verb} {criterion}{shown}:", ""]
-    evidence: list[Evidence] = []
     for i, match in enumerate(members, 1):
         lines.append(f"{i}. {_list_line(match, by_paper[match.paper_id], evidence)}")
     if possible:

@@ -285,6 +285,7 @@ class QuestionPlan:
     compared_noun: str = ""  # and what it counts them as, when not as papers: "benchmarks" of "Two of the new ..."
     asked_count: int = 0  # "Which two biomedical papers argue ...?": how many papers it asks for
     quoted: list[str] = field(default_factory=list)  # phrases it quotes: "... as a question of 'where to look'"
+    asks_several: bool = False  # it asks for papers in the plural: "Which papers ...", not "Is there a paper ...?"
 
     @property
     def criterion(self) -> str:
@@ -364,6 +365,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
                      and (answer_nouns or _ASKING_ELSE.search(question))),
         mentions=len(set(linked.values())),
         quoted=quoted_phrases(question),
+        asks_several=bool(_SEVERAL.search(question)),
     )
     if not named:
         plan.compared_count, plan.compared_phrase, plan.compared_noun = described_count(question)
@@ -501,6 +503,8 @@ def quoted_phrases(question: str) -> list[str]:
     return [m.group(1).strip() for m in _QUOTED.finditer(question) if len(words(m.group(1))) >= 2]
 
 
+_SEVERAL = re.compile(r"\b(?:papers|works|studies|abstracts|articles|submissions)\b|^\W*(?:list|name)\b",
+                      re.IGNORECASE)
 _QUOTED = re.compile(r"(?<![\w'\"])['\"\u2018\u201c]([^'\"\u2019\u201d]{3,80}?)['\"\u2019\u201d](?![\w])")
 
 

@@ -14,6 +14,7 @@ import pytest
 from answer_checks import assert_citations_valid, cited_ids, markers, number_of
 
 from rag.assistant import Answer, Assistant, QuestionError
+from rag.gather import MAX_CLOSEST
 from rag.questions import plan_question
 from rag.types import Message
 
@@ -344,6 +345,21 @@ def test_both_criteria_must_hold_for_a_listed_paper(mini_assistant, question) ->
     answer, members, possible = answered_list(mini_assistant, question)
     assert members == ["m2"] and not set(possible) & {"m5", "m6"}, answer.text
     assert answer.text.startswith("1 paper matches ") and '" and "' in answer.text.splitlines()[0], answer.text
+
+
+def test_when_no_paper_clears_a_plural_list_the_closest_are_shown_as_weaker(seed_assistant) -> None:
+    """A criterion of judgement is written in no sentence, so no paper clears the bar: the papers closest to the
+    best are listed, said to be weaker matches, rather than one paper's answer. Asked for one paper, it is one."""
+    criterion = "look inside a model's internal representations or components to explain why it fails"
+    answer, shown, _ = answered_list(seed_assistant, f"Which papers {criterion}?")
+    head = answer.text.splitlines()[0]
+    assert head.startswith("No paper in the corpus clearly matches") and "closest" in head, answer.text
+    assert 2 <= len(shown) <= MAX_CLOSEST and len(set(shown)) == len(shown), answer.text
+    one = seed_assistant.answer(f"Is there a paper that {criterion}?")
+    assert one.kind == "fact" and len(set(cited_ids(one))) == 1, one.text
+    # words no abstract writes: nothing is close, whatever scores highest
+    none = seed_assistant.answer("Which papers were selected for an oral or spotlight presentation?")
+    assert not cited_ids(none), none.text
 
 
 @pytest.mark.parametrize("question", ["Are there any papers on federated learning?",
