@@ -20,7 +20,6 @@ may cite), the evidence, and the decision; the composers only arrange it.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -42,6 +41,7 @@ from .evidence import (
     defines,
     distinctive_word,
     has_expected,
+    holds_phrase,
     named_phrase,
     names_one_of,
     says_what_it_is,
@@ -376,9 +376,13 @@ class Gatherer:
             # intervention work?" pointed at one paper of "Two abstracts change a model's behaviour by ...")
             if len(pointed) < plan.compared_count:
                 kind = self._counted_kind(plan, scope)
-                ranked = self.retriever.rank(plan.compared_phrase, paper_ids=kind, mode=self.mode,
-                                             filters=scope.filters)
-                candidates = [*self._quoting(plan, kind, scope), *(s.paper_id for s in ranked)]
+                holders = self._quoting(plan, kind, scope)  # (ranked by the whole sentence: at 10k papers
+                # many hold "where to look")
+                ranked = [*(self.retriever.rank(plan.compared_phrase, paper_ids=holders, mode=self.mode,
+                                                filters=scope.filters) if holders else []),
+                          *self.retriever.rank(plan.compared_phrase, paper_ids=kind, mode=self.mode,
+                                               filters=scope.filters)]
+                candidates = [s.paper_id for s in ranked]
                 pointed += [pid for pid in dict.fromkeys(candidates) if pid not in scope.avoided and pid not in pointed]
             pointed = pointed[:plan.compared_count]
         if scope.ids:
@@ -393,16 +397,14 @@ class Gatherer:
         other words ("frame", "problem", "mean") did not retrieve. Candidates are the phrase's BM25 pool."""
         out: list[str] = []
         for phrase in plan.quoted:
-            wanted = f" {_plain(phrase)} "
             pool = self.retriever.rank(phrase, paper_ids=ids or scope.ids, mode="bm25", filters=scope.filters)
-            out += [s.paper_id for s in pool[:LIST_POOL] if wanted in f" {_plain(self.papers[s.paper_id].text)} "]
+            out += [s.paper_id for s in pool[:LIST_POOL] if holds_phrase(self.papers[s.paper_id].text, phrase)]
         return out
 
     def _holding(self, paper_id: str, phrases: Sequence[str]) -> Match:
         """A paper that holds a quoted phrase, by its first sentence holding one: it matches fully."""
         sentences = self.scorer.bank.get([self.papers[paper_id]])[paper_id].sentences
-        wanted = [f" {_plain(p)} " for p in phrases]
-        holding = next((s for s in sentences if any(w in f" {_plain(s.text)} " for w in wanted)), sentences[0])
+        holding = next((s for s in sentences if any(holds_phrase(s.text, p) for p in phrases)), sentences[0])
         return Match(paper_id, holding, IDENTITY_SCORE)
 
     def _counted_kind(self, plan: QuestionPlan, scope: Scope) -> list[str] | None:
@@ -477,7 +479,8 @@ class Gatherer:
 
     def _evidence(self, plan: QuestionPlan, sources: Sequence[Source]) -> list[Evidence]:
         """Sentences scored against the question; with no content terms (a bare "summarize X"), in abstract order."""
-        evidence = self.scorer.sentences(plan.terms, self.embedder.embed_query(plan.question), sources, plan.question)
+        evidence = self.scorer.sentences(plan.terms, self.embedder.embed_query(plan.question), sources, plan.question,
+                                         plan.asked_quotes)
         if not plan.terms:
             order = {s.number: i for i, s in enumerate(sources)}
             evidence.sort(key=lambda e: (order[e.source], e.sentence.start))
@@ -805,7 +808,7 @@ class Gatherer:
         closest: list[Evidence] = []
         for source in sources:
             for part, vector in zip(parts, vectors, strict=True):
-                best = self.scorer.sentences(content_terms(part), vector, [source], part)[:1]
+                best = self.scorer.sentences(content_terms(part), vector, [source], part, plan.asked_quotes)[:1]
                 closest += [e for e in best if all(e.sentence != c.sentence for c in closest)]
         return closest
 
@@ -907,14 +910,6 @@ def _without(text: str, question: str) -> str:
     for number in {w for w in words(question) if any(c.isdigit() for c in w)}:
         text = text.replace(number, " ")
     return text
-
-
-def _plain(text: str) -> str:
-    """Lower-case words separated by single spaces: "Where-to-look" and "where to  look" read alike."""
-    return " ".join(_PLAIN_SPLIT.split(text.lower())).strip()
-
-
-_PLAIN_SPLIT = re.compile(r"[^\w]+")
 
 
 def _quoted(alternatives: Sequence[str]) -> str:

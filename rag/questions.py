@@ -227,7 +227,9 @@ _ONE_AND_ANOTHER = re.compile(
 _COMPARED = re.compile(
     r"\b(?:compare|contrast)\s+(.+?)\s+(?:with|to|against|and|vs\.?|versus)\s+(.+?)\s*(?=[:;?.(]|,\s|\s+(?:in|on)\s+"
     r"(?:what|how|which|terms)\b|$)"
-    r"|\bhow\s+(?:do|does|did)\s+(.+?)\s+and\s+(.+?)\s+(?:differ|compare|relate)\b",
+    r"|\bhow\s+(?:do|does|did)\s+(.+?)\s+and\s+(.+?)\s+(?:differ|compare|relate)\b"
+    # "SIF versus the Compositional Stress Index: what does each measure?"
+    r"|(?:^|[:;?.]\s*)([^:;?,.]+?)\s+(?:vs\.?|versus)\s+([^:;?,.]+?)\s*(?=[:;?,.]|$)",
     re.IGNORECASE,
 )
 _THE = re.compile(r"^the\s+|\s+(?:paper|work|study|abstract|one|benchmark|dataset|method|model|approach)$",
@@ -291,6 +293,12 @@ class QuestionPlan:
     def criterion(self) -> str:
         """What a listed paper must be about, as text: "diffusion models"."""
         return self.set_phrase or " ".join(self.criterion_terms or self.terms)
+
+    @property
+    def asked_quotes(self) -> list[str]:
+        """The quoted phrases that say what is asked about ("both use the idea of 'where to look'"), not which
+        paper is meant ("the audio-visual 'who says what' paper")."""
+        return [q for q in self.quoted if not any(q in d for d in self.described)]
 
     @property
     def topical_terms(self) -> list[str]:

@@ -232,11 +232,16 @@ def test_benchmarks_counted_together_are_benchmark_papers(seed_assistant) -> Non
     assert set(cited_ids(answer)) <= RESOURCE_PAPERS, answer.text
 
 
+def holders_text(text: str, phrase: str) -> bool:
+    """The text holds the phrase, hyphens and case aside."""
+    def plain(words: str) -> str:
+        return " " + " ".join(re.split(r"\W+", words.lower())).strip() + " "
+    return plain(phrase) in plain(text)
+
+
 def holders(assistant: Assistant, phrase: str) -> set[str]:
-    """The seed papers whose abstract holds a phrase, hyphens and case aside."""
-    def plain(text: str) -> str:
-        return " " + " ".join(re.split(r"\W+", text.lower())).strip() + " "
-    return {p.id for p in assistant.papers if plain(phrase) in plain(p.text)}
+    """The seed papers whose abstract holds a phrase."""
+    return {p.id for p in assistant.papers if holders_text(p.text, phrase)}
 
 
 def test_papers_counted_by_a_phrase_they_quote_are_those_holding_it(seed_assistant) -> None:
@@ -247,6 +252,9 @@ def test_papers_counted_by_a_phrase_they_quote_are_those_holding_it(seed_assista
     wanted = holders(seed_assistant, "where to look")
     assert len(wanted) == 2
     assert_comparison_table(seed_assistant, answer, sorted(wanted, key=cited_ids(answer).index))
+    # each paper's answer before the table is its sentence writing the quoted words
+    lead = [line for line in answer.text.split("\n\n")[0].splitlines() if line.startswith("- ")]
+    assert len(lead) == 2 and all(holders_text(line, "where to look") for line in lead), answer.text
 
 
 @pytest.mark.parametrize("phrase", ["where to look", "bottleneck role", "foundation models"])

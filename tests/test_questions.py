@@ -377,6 +377,10 @@ def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) 
      ["coastal flood forecasting", "drifting capsules that sense river pollution"]),
     ("How do the sensors that survive saltwater and the flood maps of the coastal paper differ?",
      ["flood maps of the coastal", "sensors that survive saltwater"]),
+    # "A versus B" without "compare": each definite side is a description
+    ("GlowNet versus the coastal flood forecasting study: which is older?", ["coastal flood forecasting"]),
+    ("The drifting capsules vs. the coastal flood forecasting study?",
+     ["coastal flood forecasting", "drifting capsules"]),
     # not definite ("other ..."), a side already found, or sides that only point: nothing added
     ("Compare the GlowNet paper with other counting methods.", []),
     ("Compare the first paper with the second one.", []),
@@ -637,6 +641,15 @@ def test_a_stated_number_of_described_papers_makes_a_comparison(seeds: list[Pape
 ])
 def test_quoted_phrases_are_read_as_written(question, quoted) -> None:
     assert quoted_phrases(question) == quoted
+
+
+def test_a_quote_inside_a_description_names_the_paper_and_is_not_asked(seeds: list[Paper]) -> None:
+    naming = plan_question("The audio-visual 'who says what' paper and the Video-LLM paper both diagnose a binding "
+                           "failure. Where does each locate it?", seeds)
+    assert naming.quoted == ["who says what"] and naming.asked_quotes == []
+    asking = plan_question("VolumeProbe and the compositional-stress diffusion paper both use the idea of "
+                           "'where to look'. What does it refer to in each?", seeds)
+    assert asking.asked_quotes == ["where to look"]
 
 
 @pytest.mark.parametrize(("question", "halves"), [
