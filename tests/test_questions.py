@@ -245,6 +245,10 @@ def test_pointers_are_not_a_set_phrase(question) -> None:
     ("tide models, counting river gauges", ["tide models", "river gauges"]),
     # a slash between words is "or" ("synthetic/controlled data" had become one criterion "synthetic controlled")
     ("sonar/lidar scans", ["sonar", "lidar scans"]),
+    # ", meaning ..." restates as "i.e." does; "meaning" inside a phrase does not
+    ("a theory component, meaning proofs, bounds, or a sample-complexity result",
+     ["theory component", "proofs", "bounds", "sample-complexity result"]),
+    ("meaning representations of tides", ["meaning representations tides"]),
 ])
 def test_criterion_alternatives_split_on_or_including_such_as(criterion, expected) -> None:
     assert alternatives(criterion) == expected
