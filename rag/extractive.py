@@ -154,13 +154,12 @@ def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Matc
     by_paper = {s.paper.id: s for s in sources}
     members = [m for m in members if m.paper_id in by_paper]
     possible = [m for m in possible if m.paper_id in by_paper]
+    pool = f"None of these {among} papers" if among else "No paper in the corpus"
     if not members and not possible:
-        pool = f"None of these {among} papers" if among else "No paper in the corpus"
         return Composed(f"{pool} clearly matches {criterion}." if criterion else f"{pool} clearly matches.", [],
                         refused=True)
     evidence: list[Evidence] = []
     if not members:  # only papers close to the best match, none clearly matching
-        pool = f"None of these {among} papers" if among else "No paper in the corpus"
         lines = [f"{pool} clearly matches {criterion}. The closest (weaker matches):", ""]
         lines += [f"- {_list_line(m, by_paper[m.paper_id], evidence)}" for m in possible]
         return Composed("\n".join(lines), evidence)
