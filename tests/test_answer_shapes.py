@@ -710,6 +710,21 @@ def test_a_short_new_question_after_a_seed_turn_is_not_a_follow_up(seed_assistan
     assert "p04" not in cited_ids(answer)
 
 
+def test_papers_counted_anew_after_a_turn_are_not_the_conversation_papers(seed_assistant) -> None:
+    """ "Two abstracts frame their problem as 'where to look', but they mean ...": the count describes new
+    papers and "they" points at them; after a list of three other papers it had compared two of those.
+    "Two of these papers ..." does point back."""
+    first = "Which papers look inside a model's internal representations or components to explain why it fails?"
+    history = [Message("user", first), Message("assistant", seed_assistant.answer(first).text)]
+    question = ("Two abstracts frame their problem as a question of 'where to look', but they mean quite "
+                "different things by it. What does each conclude?")
+    answer = seed_assistant.answer(question, history=history)
+    assert answer.kind == "compare" and set(cited_ids(answer)) == holders(seed_assistant, "where to look")
+    history += [Message("user", question), Message("assistant", answer.text)]
+    back = seed_assistant.answer("Two of these papers use an intervention. How do they differ?", history=history)
+    assert set(cited_ids(back)) <= set(cited_ids(answer)), back.text
+
+
 def _turn(assistant: Assistant, question: str) -> list[Message]:
     """The history a chat keeps after one turn: the question and the assistant's own answer."""
     return [Message("user", question), Message("assistant", assistant.answer(question).text)]
