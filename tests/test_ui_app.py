@@ -307,8 +307,14 @@ def test_answer_markdown_links_citations_and_disarms_images() -> None:
     assert "[1](https://x.org)" in rendered  # a real link is left alone
 
 
+def test_answer_markdown_shows_latex_emphasis_of_quoted_abstracts_as_emphasis() -> None:
+    rendered = answer_markdown(r"but \textbf{where to look is not how to fix}: we introduce \emph{SIF} [1].", 2, {1})
+    assert rendered == "but **where to look is not how to fix**: we introduce *SIF* [[1]](#src-2-1)."
+
+
 def test_streamed_markdown_equals_whole_answer_markdown() -> None:
-    text = "Claim [1]. Wow![2] Link [1](https://x.org) and ![img](https://e.vil) end [12]"
+    text = (r"Claim [1]. Wow![2] Link [1](https://x.org) and ![img](https://e.vil) end [12] but \textbf{where to "
+            r"look} and \emph{SIF} [2], math $\alpha$, a \ backslash and \textit{open")
     whole = answer_markdown(text, 1, {1, 2, 12})
     for size in range(1, len(text) + 1):
         chunks = [text[i : i + size] for i in range(0, len(text), size)]

@@ -6,10 +6,10 @@ escaped ASCII punctuation literal), so an abstract cannot open a link, an image,
 a ``:red[...]`` directive or a ``$$`` block. Only its http(s) URLs are turned back
 into links, LaTeX ``\\emph{...}`` into emphasis, and inline ``$math$`` spans pass
 through intact for Streamlit's KaTeX (which renders formulas, never HTML). Answers are Markdown by
-design (lists, bold labels), so they are rendered as Markdown with two changes:
+design (lists, bold labels), so they are rendered as Markdown with three changes:
 images are disarmed (a model could be steered into loading an URL that leaks
-data) and every citation ``[n]`` becomes a link to source card ``n`` of the
-same turn.
+data), every citation ``[n]`` becomes a link to source card ``n`` of the
+same turn, and the LaTeX emphasis of quoted abstract sentences is shown as emphasis.
 """
 
 from __future__ import annotations
@@ -53,9 +53,17 @@ def anchor(turn: int, number: int) -> str:
 
 
 def answer_markdown(text: str, turn: int, numbers: Collection[int]) -> str:
-    """An answer as Markdown: images disarmed, each ``[n]`` of a shown source a link to its card."""
+    """An answer as Markdown: images disarmed, each ``[n]`` of a shown source a link to its card, and LaTeX
+    emphasis of quoted abstracts ("\\textbf{where to look is not how to fix}") shown as emphasis."""
     text = text.replace(_IMAGE_START, _DISARMED_IMAGE_START)
+    text = _LATEX_EMPHASIS.sub(lambda m: f"{_MARKER[m.group(1)]}{m.group(2)}{_MARKER[m.group(1)]}", text)
     return _CITATION.sub(lambda m: _citation_link(m, turn, numbers), text)
+
+
+_MARKER = {"textbf": "**", "emph": "*", "textit": "*"}
+# A streamed piece ends before a LaTeX emphasis still forming ("\\textbf{where to lo"), at most this far back.
+_OPEN_EMPHASIS = re.compile(r"\\(?:t(?:e(?:x(?:t(?:b(?:f(?:\{[^{}]{0,200})?)?|i(?:t(?:\{[^{}]{0,200})?)?)?)?)?)?"
+                            r"|e(?:m(?:p(?:h(?:\{[^{}]{0,200})?)?)?)?)?$")
 
 
 def _citation_link(match: re.Match[str], turn: int, numbers: Collection[int]) -> str:
@@ -91,7 +99,8 @@ def _stable_end(text: str) -> int:
         cut = bracket
     if text[:cut].endswith("!"):
         cut -= 1
-    return cut
+    forming = _OPEN_EMPHASIS.search(text[:cut])
+    return forming.start() if forming else cut
 
 
 # --------------------------------------------------------------------------- abstracts
