@@ -363,6 +363,10 @@ def test_when_no_paper_clears_a_plural_list_the_closest_are_shown_as_weaker(seed
     head = answer.text.splitlines()[0]
     assert head.startswith("No paper in the corpus clearly matches") and "closest" in head, answer.text
     assert 2 <= len(shown) <= MAX_CLOSEST and len(set(shown)) == len(shown), answer.text
+    # the paper the question itself retrieves best, which a one-paper answer would quote, is among them
+    question = "Which papers first test a claim on synthetic data and then confirm it on real-world data?"
+    answer, shown, _ = answered_list(seed_assistant, question)
+    assert seed_assistant.retriever.rank(question)[0].paper_id in shown, answer.text
     one = seed_assistant.answer(f"Is there a paper that {criterion}?")
     assert one.kind == "fact" and len(set(cited_ids(one))) == 1, one.text
     # words no abstract writes: nothing is close, whatever scores highest
