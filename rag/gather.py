@@ -20,7 +20,6 @@ may cite), the evidence, and the decision; the composers only arrange it.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -367,10 +366,7 @@ class Gatherer:
             best = [s for s in self.retriever.rank(phrase, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)
                     if s.paper_id not in scope.avoided][:1]
             pointed += [s.paper_id for s in best if s.paper_id not in pointed]
-        # "Two abstracts frame their problem as 'where to look', but they mean ...": the count describes papers anew,
-        # and "they" points at them, not at the conversation's ("Two of these papers ..." does point back)
-        counted_anew = plan.compared_count and not _OF_THE_LAST.search(plan.compared_phrase)
-        if not pointed and plan.carried and not counted_anew and self._is_followup(plan, scope):
+        if not pointed and plan.carried and not plan.counted_anew and self._is_followup(plan, scope):
             plan.followup = True
             if plan.query == plan.question:  # the model's rewrite, when there is one, stands
                 plan.query = f"{previous_question(history)} {plan.question}"
@@ -923,9 +919,6 @@ def _without(text: str, question: str) -> str:
     for number in {w for w in words(question) if any(c.isdigit() for c in w)}:
         text = text.replace(number, " ")
     return text
-
-
-_OF_THE_LAST = re.compile(r"\b(?:of|among)\s+(?:them|these|those)\b", re.IGNORECASE)
 
 
 def _quoted(alternatives: Sequence[str]) -> str:

@@ -296,6 +296,12 @@ class QuestionPlan:
         return self.set_phrase or " ".join(self.criterion_terms or self.terms)
 
     @property
+    def counted_anew(self) -> bool:
+        """ "Two abstracts frame their problem as 'where to look', but they mean ...": the count describes papers
+        of its own, and "they" points at them, not at the conversation's ("Two of these papers ..." points back)."""
+        return bool(self.compared_count) and not _OF_THE_LAST.search(self.compared_phrase)
+
+    @property
     def asked_quotes(self) -> list[str]:
         """The quoted phrases that say what is asked about ("both use the idea of 'where to look'"), not which
         paper is meant ("the audio-visual 'who says what' paper")."""
@@ -423,6 +429,7 @@ def _asking_sentence(question: str) -> str:
     return asking[-1] if len(sentences) > 1 and asking and not _POINTING_BACK.search(asking[-1]) else ""
 
 
+_OF_THE_LAST = re.compile(r"\b(?:of|among)\s+(?:them|these|those)\b", re.IGNORECASE)
 _POINTING_BACK = re.compile(r"\b(?:this|these|those|such|it|its|they|them|their|ones)\b", re.IGNORECASE)
 
 

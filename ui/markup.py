@@ -196,7 +196,7 @@ def _emphasised(text: str) -> str:
     position = 0
     for match in _LATEX_EMPHASIS.finditer(text):
         parts.append(_linked(text[position : match.start()]))
-        marker = "**" if match.group(1) == "textbf" else "*"
+        marker = _MARKER[match.group(1)]
         parts.append(f"{marker}{_linked(match.group(2))}{marker}")
         position = match.end()
     parts.append(_linked(text[position:]))
