@@ -249,6 +249,10 @@ def test_pointers_are_not_a_set_phrase(question) -> None:
     ("a theory component, meaning proofs, bounds, or a sample-complexity result",
      ["theory component", "proofs", "bounds", "sample-complexity result"]),
     ("meaning representations of tides", ["meaning representations tides"]),
+    # so does ", like ..." (", like proofs" had been an alternative "like proofs", which no sentence matches)
+    ("formal results, like proofs, bounds, or identifiability statements",
+     ["formal results", "proofs", "bounds", "identifiability statements"]),
+    ("reefs that look like tides", ["reefs look like tides"]),
 ])
 def test_criterion_alternatives_split_on_or_including_such_as(criterion, expected) -> None:
     assert alternatives(criterion) == expected
