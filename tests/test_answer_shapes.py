@@ -415,6 +415,11 @@ GNN_VARIANTS = [
     "papers that use graph neural networks?",
     "Anything here on graph neural networks?",
     "graph neural network papers?",
+    # a paper noun or "anyone"/"who" anywhere asks for papers; the corpus and the asker are not the criterion
+    "Papers dealing with graph neural networks?",
+    "Anything in this collection on graph neural networks?",
+    "Who's working on graph neural networks?",
+    "I need every paper built on graph neural networks.",
     # a preamble is not the criterion ("reviewing workshop ML healthcare medical ..." had been one)
     "I'm putting together a reading list for my lab's Friday seminar. Which papers use graph neural networks?",
 ]

@@ -119,6 +119,25 @@ def test_questions_about_one_thing_are_fact(question) -> None:
     assert not plan.set_valued and plan.kind == "fact", plan
 
 
+@pytest.mark.parametrize(("question", "seeks"), [
+    ("Papers dealing with coral reefs?", True),
+    ("Anything in this collection on coral reefs?", True),
+    ("Who's working on coral reefs?", True),
+    ("I need every study that maps coral reefs.", True),
+    # asked for a way, a number or a reason, not for papers: one paper's answer unless a paper is named
+    ("With a fixed budget of divers, how should you choose which reefs to survey?", False),
+    ("What sampling rate do the reef microphones use?", False),
+])
+def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks) -> None:
+    """Seeking papers only lets the evidence choose a list (several papers clear the bar): the cue errs wide."""
+    assert plan_question(question, []).seeks_papers is seeks
+
+
+def test_the_asker_and_the_corpus_are_not_the_criterion() -> None:
+    plan = plan_question("I need everything in this batch on coral reefs", [])
+    assert plan.criterion == "coral reefs", plan.criterion
+
+
 @pytest.mark.parametrize(("question", "negated"), [
     ("Which papers are not about robots?", True),
     ("Which papers don't use labels? Semi-supervised ones count.", True),
