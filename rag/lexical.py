@@ -46,7 +46,7 @@ FORM_WORDS = frozenset(
     "use uses used using contain contains containing involve involves involved involving discuss discusses mention "
     "mentions mentioned report reports reported present presents propose proposes proposed introduce "
     "introduces introduced address addresses consider considers deal deals tackle tackles focus focuses "
-    "please could would kindly anything something everything any there one ones each both either neither also "
+    "please could would kindly anything something everything any there one ones each both either neither also etc "
     "main key major primary central overall general briefly short brief idea ideas point points "
     "theme themes topic topics area areas field fields cover covers covered research researchers "
     "do does did done say says said can about regarding concerning related unrelated relate relates "

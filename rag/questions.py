@@ -569,8 +569,24 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
     return [t for t in plan.terms if t.lower() not in described]
 
 
+_EXAMPLES = re.compile(r"\s*\(([^()]*)\)")
+_EXAMPLE_SEPARATOR = re.compile(r",?\s+or\s+|,\s+|\s*/\s*|^(?:e\.g\.|i\.e\.|such\s+as)\s*,?\s*", re.IGNORECASE)
+
+
 def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
-    """Criterion alternatives: "medical or clinical data" -> ["medical", "clinical data"]."""
+    """Criterion alternatives: "medical or clinical data" -> ["medical", "clinical data"].
+
+    A parenthesis listing short items after a short criterion names examples of it, each an alternative beside
+    the words around it: "cheaper or more tractable (speed, memory, approximation)". After a long description
+    the items only detail it ("look inside a model (heads, layers, hidden states) to find why it fails"): alone,
+    "layers" listed papers that merely have layers (on the tuning sets F1 fell on four such lists).
+    """
+    for match in _EXAMPLES.finditer(question):
+        items = [i for i in _EXAMPLE_SEPARATOR.split(match.group(1)) if content_terms(i, drop)]  # (not "etc.")
+        if len(items) >= 2 and all(len(content_terms(i, drop)) <= LIST_ITEM_TERMS for i in items):
+            around = alternatives(question[:match.start()] + question[match.end():], drop)
+            if around and max(len(part.split()) for part in around) <= ALTERNATIVE_TERMS:
+                return list(dict.fromkeys([*around, *(" ".join(content_terms(i, drop)) for i in items)]))
     pieces = _ALTERNATIVE.split(question)
     if len(pieces) >= 2:  # "A, B, or C": the commas of the list that ends in the last "or" separate alternatives
         listed = _LIST_COMMA.split(pieces[-2])  # too ("X, e.g. A, B, C or D": A, B and C)

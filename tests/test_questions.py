@@ -272,6 +272,12 @@ def test_pointers_are_not_a_set_phrase(question) -> None:
     ("formal results, like proofs, bounds, or identifiability statements",
      ["formal results", "proofs", "bounds", "identifiability statements"]),
     ("reefs that look like tides", ["reefs look like tides"]),
+    # a parenthesis of short items after a short criterion lists its examples ("etc." is none)
+    ("ocean sensing (sonar, lidar, tide gauges, etc.)", ["ocean sensing", "sonar", "lidar", "tide gauges"]),
+    ("cheaper reef surveys (speed, cost or diver hours)", ["cheaper reef surveys", "speed", "cost", "diver hours"]),
+    # ... after a long description it details it: "layers" alone is not what is asked for
+    ("look inside a reef model (layers, heads, hidden states) to find why it mislabels corals",
+     ["look inside reef model layers heads hidden states mislabels corals"]),
 ])
 def test_criterion_alternatives_split_on_or_including_such_as(criterion, expected) -> None:
     assert alternatives(criterion) == expected
