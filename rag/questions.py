@@ -114,7 +114,7 @@ _FIGURE = re.compile(
     r"|\bwhat\s+(?:is\s+the\s+|are\s+the\s+|was\s+the\s+)?(?:[\w-]+'s\s+)?(?:percentage|number|fraction|proportion|count"
     r"|amount|size|margin|speedup|speed-up|ratio)\b|\bpercentage\s+points?\b"
     r"|\b(?:what|how\s+much)\s+(?:[\w-]+\s+){0,2}?(?:speedup|speed-up|reduction|improvement|gain|increase|decrease"
-    r"|drop|saving|savings)s?\s+(?:does|do|did|is|are|was|were|can|could)\b"
+    r"|drop|saving|savings)s?(?:\s+(?:factor|ratio|rate))?\s+(?:does|do|did|is|are|was|were|can|could)\b"
     r"|\bhow\s+(?:large|big|long|fast|small)\b",
     re.IGNORECASE,
 )

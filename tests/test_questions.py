@@ -461,6 +461,8 @@ def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
     ("By how much does the error drop?", "figure"),
     ("What percentage of flashes are missed?", "figure"),
     ("How large is the training set?", "figure"),
+    ("What wall-clock speedup factor does the forecaster reach?", "figure"),  # (the noun's "factor" too)
+    ("What improvement strategy does the forecaster use?", "any"),
     ("Which four sensors does the capsule carry?", "enumeration"),
     ("Name the two datasets used for testing.", "enumeration"),
     ("What are the three baselines?", "enumeration"),
