@@ -405,6 +405,11 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     asking = _asking_sentence(question_kept) if plan.set_valued and not plan.set_phrase and not plan.negated else ""
     if asking and (own := content_terms(asking, drop=unasked + referring_words(question))):
         plan.criterion_terms, plan.alternatives = own, alternatives((clauses(asking) or [asking])[0], unasked)
+    contrasted = _CONTRAST.sub("", asking or question_kept)  # "... rather than only experiments": not the criterion
+    if (plan.set_valued or plan.seeks_papers) and contrasted != (asking or question_kept) \
+            and (own := content_terms(contrasted, drop=unasked + referring_words(question))):
+        plan.criterion_terms, plan.alternatives = own, alternatives((clauses(contrasted) or [contrasted])[0], unasked)
+        plan.contributed = contributed_phrase(contrasted)  # ("instead of proposing a new model": not contributed)
     if plan.set_valued and plan.negated and not plan.set_phrase:
         plan.set_phrase = _negated_set(question)
     if plan.set_phrase:
@@ -569,6 +574,10 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
     return [t for t in plan.terms if t.lower() not in described]
 
 
+# What a list's papers do instead of something ("formal results rather than only experiments", "diagnose models
+# instead of proposing a method"): the something is what they are not, and its words ("experiments") match every
+# paper.
+_CONTRAST = re.compile(r",?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to)\b[^,;:?.!()]*", re.IGNORECASE)
 _EXAMPLES = re.compile(r"\s*\(([^()]*)\)")
 _EXAMPLE_SEPARATOR = re.compile(r",?\s+or\s+|,\s+|\s*/\s*|^(?:e\.g\.|i\.e\.|such\s+as)\s*,?\s*", re.IGNORECASE)
 

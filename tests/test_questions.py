@@ -133,6 +133,15 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     assert plan_question(question, []).seeks_papers is seeks
 
 
+@pytest.mark.parametrize(("question", "criterion"), [
+    ("Which papers include formal proofs rather than only reef experiments?", "include formal proofs"),
+    ("Which papers mainly survey reefs instead of proposing a new sensor?", "survey reefs"),
+])
+def test_what_listed_papers_do_instead_is_not_the_criterion(question, criterion) -> None:
+    plan = plan_question(question, [])
+    assert plan.criterion == criterion and not plan.contributed, plan
+
+
 def test_the_asker_and_the_corpus_are_not_the_criterion() -> None:
     plan = plan_question("I need everything in this batch on coral reefs", [])
     assert plan.criterion == "coral reefs", plan.criterion
