@@ -122,6 +122,9 @@ MAX_CLOSEST = 3
 # "spotlight"), the judgement lists it helps 0.0-0.30 ("inside"; "inside", "pinpoint", "undesired"). Any value from
 # 0.30 to just under 0.33 separates them: a narrow gap, so a weak signal, like LIST_NONE.
 CLOSEST_ABSENT = 0.3
+# A criterion of at most this many words names a topic ("batch normalization"), whose words the abstracts on it
+# write; a longer one describes papers in the asker's own words ("dissect how pretrained models break down").
+TOPIC_TERMS = 3
 MAX_LISTED = 20  # a list answer shows at most this many papers (the count says how many match)
 LIST_SCAN = 200  # corpora up to this size have every paper scored for a list; larger ones a retrieval pool
 LIST_POOL = 100  # ... of this many candidates
@@ -639,7 +642,10 @@ class Gatherer:
             possible = []
         elif not scope.ids and ((len(members) == 1 and not possible) or (not members and ceiling >= LIST_NONE)):
             possible = self._closest(plan, ranked, members, pool)
-            if len(members) + len(possible) < 2:
+            if not members and plan.asks_several and len(content_terms(plan.criterion)) <= TOPIC_TERMS \
+                    and self._unwritten(plan, pool):
+                pass  # "Which papers use batch normalization?": no "batch" anywhere and none clears; none matches
+            elif len(members) + len(possible) < 2:
                 return None  # one paper clears and none is borderline, or a paraphrase matches loosely: a fact answer
                 # (asked of given papers, "1 of these 6" or "none of these" is the answer)
         elif not members:
@@ -662,8 +668,7 @@ class Gatherer:
         Its words are the abstracts' own words, though; a criterion whose words the candidates do not write
         ("selected for an oral or spotlight presentation") is not in them, and the nearest papers would be noise.
         The question's own best-retrieved paper comes first (on the tuning sets it raised five lists, lowered none)."""
-        terms = content_terms(plan.criterion)
-        if not plan.asks_several or len(self.scorer.absent_terms(terms, pool)) > CLOSEST_ABSENT * len(terms):
+        if not plan.asks_several or self._unwritten(plan, pool):
             return []
         near = [m for m in ranked if m not in members and m.score >= CLOSEST_WITHIN * ranked[0].score]
         near = near[:MAX_CLOSEST - len(members)]
@@ -675,6 +680,11 @@ class Gatherer:
                                                              mode=self.mode)[:1]}
         first = [m for m in ranked if m.paper_id in retrieved and m not in members and m not in near]
         return [*first, *near][:MAX_CLOSEST - len(members)]
+
+    def _unwritten(self, plan: QuestionPlan, pool: Sequence[Paper]) -> bool:
+        """More than CLOSEST_ABSENT of the criterion's words are in no candidate abstract: it is not in them."""
+        terms = content_terms(plan.criterion)
+        return len(self.scorer.absent_terms(terms, pool)) > CLOSEST_ABSENT * len(terms)
 
     def _counted(self, plan: QuestionPlan, scope: Scope, k: int) -> Gathered | None:
         """ "Which two biomedical papers argue that ...?": the papers asked for by number, when fewer clear the

@@ -384,6 +384,16 @@ def test_a_criterion_whose_distinctive_word_no_abstract_holds_lists_nothing(seed
     assert answer.text.startswith("No paper in the corpus clearly matches"), answer.text
 
 
+@pytest.mark.parametrize("question", ["Which papers use batch normalization?",
+                                      "Which papers in this batch use batch normalization?"])
+def test_a_topic_half_of_whose_words_no_abstract_holds_lists_nothing(seed_assistant, question) -> None:
+    """No abstract writes "batch" and none clears the bar; "normality" shares a stem with "normalization", and
+    the cfDNA paper's "local-asymptotic-normality" sentence had been quoted as the answer."""
+    answer = seed_assistant.answer(question)
+    assert answer.refused and not answer.cited, answer.text
+    assert answer.text.startswith('No paper in the corpus clearly matches "batch normalization"'), answer.text
+
+
 def test_borderline_papers_are_shown_even_when_one_paper_clears(seed_assistant) -> None:
     """V33DA says "we release ... code" and clears "release code"; RISE's "Code is available at" and CoCHI's
     "code [is] provided in the supplementary material" score below its bar but near it. Answering from V33DA
@@ -941,6 +951,7 @@ def test_an_extractive_answer_encodes_nothing_but_question_text(seed_assistant, 
 
 @pytest.mark.parametrize("question", [
     "What are the main themes of this conference?",
+    "What are the main themes of this batch?",  # (refused: "batch" had been a subject)
     "What are the hot topics?",
     "What kinds of research are in this collection?",
     "What research directions does this collection represent?",  # "represent": in no sentence's meaning
