@@ -112,10 +112,10 @@ _DEFINITION_REACH = 300  # characters before "(LLMs)" searched for its up to eig
 # Phrasal verbs that only frame a question ("papers that touch on X", "I'm looking for papers that"): their verb
 # alone is a word of content elsewhere ("touch sensing", "look-ahead"), so the phrase goes, not the word.
 # So do requests about the answer's form, not its content: "in 3-4 sentences", "like I'm a first year PhD student",
-# and the corpus and the asker themselves: "in this batch", "I need", "who's working on".
+# and the corpus and the asker themselves: "in this batch", "I need", "(who's|anyone) working on/with".
 _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing)?\s+(?:for|at|into)|bird'?s[- ]eye"
                           r"|in\s+this\s+(?:batch|collection|corpus|set|selection|bunch|lot|conference|list)"
-                          r"|(?:I|we)(?:\s+really)?\s+(?:need|want)|who(?:'s|\u2019s|\s+is|\s+are)?\s+work(?:s|ing)?\s+on"
+                          r"|(?:I|we)(?:\s+really)?\s+(?:need|want)|work(?:s|ing)?\s+(?:on|with)"
                           r"|lay\s+of\s+the\s+land|(?:one|two|three)[- ](?:line|liner|sentence|paragraph)s?"
                           r"|ha(?:ve|s)\s+(?:anything\s+)?to\s+do\s+with"
                           r"|in\s+(?:some|any|one)\s+(?:form|way|shape|fashion|capacity)(?:\s+or\s+another)?"

@@ -308,9 +308,11 @@ class Gatherer:
         """ "What work uses X?", "Is anyone ...?", "papers on X?": asked for papers without a set cue, the evidence
         decides how many. A list when two or more clear the list's membership bar, else the best paper's answer;
         and "not stated" stays the fact path's one decision. Before, these were fact answers from one paper,
-        which lost a member on 4 tuning lists (probe2, probe4, probe9, probe13) and changed no other answer."""
+        which lost a member on 4 tuning lists (probe2, probe4, probe9, probe13) and changed no other answer.
+        A whole question far from every passage still asks for papers that may clear its criterion: "Is anyone in
+        this batch working with animals or animal data?" was "The abstracts ... don't answer this" (two do)."""
         fact = self._fact(plan, [], scope, k)
-        if fact.missing is not None:
+        if fact.missing is not None and fact.missing.reason != "nothing":
             return fact
         listed = self._list(plan, scope, k)
         return listed if listed is not None and len(listed.members) >= 2 else fact

@@ -425,13 +425,23 @@ def _asking_sentence(question: str) -> str:
     """The sentence asking for the set, when the question has others: "I'm reviewing for a workshop on ML for
     healthcare. Which papers have a medical or clinical application?" -> its second sentence. The preamble had
     joined the criterion ("reviewing workshop ML healthcare medical clinical application"), and the list held one
-    of the four medical papers. Empty for a question of one sentence ("i.e." and "e.g." end none)."""
-    sentences = [s.text for s in split_sentences(question)]
+    of the four medical papers. A colon ends a preamble too ("Quick check before I go hunting on GitHub: which
+    abstracts say code is released?"); one after the asking ("Which papers contribute theory: proofs, bounds
+    ...?") details it. Empty for a question of one sentence ("i.e." and "e.g." end none)."""
+    sentences = [part for s in split_sentences(question) for part in _after_preamble(s.text)]
     asking = [s for s in sentences if _SET_VALUED.search(s)]
     # (one pointing back, "Is there a paper that explains this?", asks about the sentences before it)
     return asking[-1] if len(sentences) > 1 and asking and not _POINTING_BACK.search(asking[-1]) else ""
 
 
+def _after_preamble(sentence: str) -> list[str]:
+    """The sentence as a preamble and what follows its colon, when the asking comes after the colon."""
+    parts = _PREAMBLE_COLON.split(sentence)
+    asking = [i for i, part in enumerate(parts) if _SET_VALUED.search(part)]
+    return [": ".join(parts[:asking[-1]]), ": ".join(parts[asking[-1]:])] if asking and asking[-1] > 0 else [sentence]
+
+
+_PREAMBLE_COLON = re.compile(r":\s+")
 _OF_THE_LAST = re.compile(r"\b(?:of|among)\s+(?:them|these|those)\b", re.IGNORECASE)
 _POINTING_BACK = re.compile(r"\b(?:this|these|those|such|it|its|they|them|their|ones)\b", re.IGNORECASE)
 

@@ -394,6 +394,14 @@ def test_a_topic_half_of_whose_words_no_abstract_holds_lists_nothing(seed_assist
     assert answer.text.startswith('No paper in the corpus clearly matches "batch normalization"'), answer.text
 
 
+def test_papers_clearing_a_criterion_are_listed_when_the_whole_question_is_far_from_every_passage(
+        seed_assistant) -> None:
+    """ "Is anyone in this batch working with animals or animal data?" was "The abstracts in this corpus don't
+    answer this question": the whole question's similarity decided before any paper's membership was asked."""
+    answer, members, _ = answered_list(seed_assistant, "Is anyone in this batch working with animals or animal data?")
+    assert {"p01", "p09"} <= set(members), answer.text  # the animal-motion and the wildlife-monitoring abstracts
+
+
 def test_borderline_papers_are_shown_even_when_one_paper_clears(seed_assistant) -> None:
     """V33DA says "we release ... code" and clears "release code"; RISE's "Code is available at" and CoCHI's
     "code [is] provided in the supplementary material" score below its bar but near it. Answering from V33DA
