@@ -115,7 +115,7 @@ _DEFINITION_REACH = 300  # characters before "(LLMs)" searched for its up to eig
 # and the corpus and the asker themselves: "in this batch", "I need", "(who's|anyone) working on/with".
 _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing)?\s+(?:for|at|into)|bird'?s[- ]eye"
                           r"|in\s+this\s+(?:batch|collection|corpus|set|selection|bunch|lot|conference|list)"
-                          r"|(?:I|we)(?:\s+really)?\s+(?:need|want)|work(?:s|ing)?\s+(?:on|with)"
+                          r"|(?:I|we)(?:\s+really)?\s+(?:need|want)|(?:I|we)(?:'d|\u2019d|\s+would)\s+like|work(?:s|ing)?\s+(?:on|with)"
                           r"|lay\s+of\s+the\s+land|(?:one|two|three)[- ](?:line|liner|sentence|paragraph)s?"
                           r"|ha(?:ve|s)\s+(?:anything\s+)?to\s+do\s+with"
                           r"|in\s+(?:some|any|one)\s+(?:form|way|shape|fashion|capacity)(?:\s+or\s+another)?"

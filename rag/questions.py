@@ -280,6 +280,7 @@ class QuestionPlan:
     clauses: list[str] = field(default_factory=list)
     set_phrase: str = ""  # "the vision papers" -> "vision": the set a question asks something of
     criterion_terms: list[str] = field(default_factory=list)  # a list's criterion, when a preamble surrounds it
+    contrast_terms: list[str] = field(default_factory=list)  # what the papers asked for do not ("rather than ...")
     compared_count: int = 0  # "Two papers find that ...": how many papers the description is about
     asks_size: bool = False  # "Which contains more items, X or Y?": the counts each abstract states answer it
     compared_phrase: str = ""  # and the description: the sentence that counts them
@@ -411,6 +412,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
             and (own := content_terms(contrasted, drop=unasked + referring_words(question))):
         plan.criterion_terms, plan.alternatives = own, alternatives((clauses(contrasted) or [contrasted])[0], unasked)
         plan.contributed = contributed_phrase(contrasted)  # ("instead of proposing a new model": not contributed)
+        contrast = " ".join(m.group(0) for m in _CONTRAST.finditer(question_kept))
+        plan.contrast_terms = [t for t in content_terms(contrast) if t not in own]
     if plan.set_valued and plan.negated and not plan.set_phrase:
         plan.set_phrase = _negated_set(question)
     if plan.set_phrase:
@@ -588,7 +591,9 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
 # What a list's papers do instead of something ("formal results rather than only experiments", "diagnose models
 # instead of proposing a method"): the something is what they are not, and its words ("experiments") match every
 # paper.
-_CONTRAST = re.compile(r",?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to)\b[^,;:?.!()]*", re.IGNORECASE)
+_CONTRAST = re.compile(r",?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to)\b[^,;:?.!()]*"
+                       r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|not|except|excluding)\b[^()]*\)",
+                       re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
 _EXAMPLES = re.compile(r"\s*\(([^()]*)\)")
 _EXAMPLE_SEPARATOR = re.compile(r",?\s+or\s+|,\s+|\s*/\s*|^(?:e\.g\.|i\.e\.|such\s+as)\s*,?\s*", re.IGNORECASE)
 

@@ -402,6 +402,15 @@ def test_papers_clearing_a_criterion_are_listed_when_the_whole_question_is_far_f
     assert {"p01", "p09"} <= set(members), answer.text  # the animal-motion and the wildlife-monitoring abstracts
 
 
+def test_what_does_not_count_is_never_reported_missing(seed_assistant) -> None:
+    """ "(not just citing a known weakness as motivation)" says which papers do not count; the tabular paper's
+    answer had said its abstract "does not mention 'weakness'", refusing a question it answers."""
+    answer = seed_assistant.answer("Which papers run their own tests showing that tabular foundation models break "
+                                   "down (not just citing a known weakness as motivation)?")
+    assert not answer.refused and "p19" in cited_ids(answer), answer.text
+    assert "weakness" not in answer.text, answer.text
+
+
 def test_borderline_papers_are_shown_even_when_one_paper_clears(seed_assistant) -> None:
     """V33DA says "we release ... code" and clears "release code"; RISE's "Code is available at" and CoCHI's
     "code [is] provided in the supplementary material" score below its bar but near it. Answering from V33DA

@@ -136,6 +136,9 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
 @pytest.mark.parametrize(("question", "criterion"), [
     ("Which papers include formal proofs rather than only reef experiments?", "include formal proofs"),
     ("Which papers mainly survey reefs instead of proposing a new sensor?", "survey reefs"),
+    # in a parenthesis too, and "(not ...)" there says what does not count
+    ("Which papers survey reefs with drones (as opposed to divers)?", "survey reefs drones"),
+    ("Which papers map reefs (not just describing a known bleaching event)?", "map reefs"),
 ])
 def test_what_listed_papers_do_instead_is_not_the_criterion(question, criterion) -> None:
     plan = plan_question(question, [])
@@ -146,6 +149,7 @@ def test_what_listed_papers_do_instead_is_not_the_criterion(question, criterion)
     "I need everything in this batch on coral reefs",
     "Is anyone in this collection working with coral reefs?",
     "Papers working on coral reefs?",
+    "I'd like the papers on coral reefs, i.e.",
 ])
 def test_the_asker_and_the_corpus_are_not_the_criterion(question) -> None:
     plan = plan_question(question, [])
