@@ -75,7 +75,7 @@ _BOTH = re.compile(r"\bboth\s+([^?.;]+?)\s+and\s+([^?.;]+)", re.IGNORECASE)
 LIST_ITEM_TERMS = 3  # an item of "A, B, or C" is a short noun phrase
 ALTERNATIVE_TERMS = 4  # longer criterion parts are one criterion, not alternatives (dev+probe list F1: 0.81 -> 0.83)
 _ALTERNATIVE = re.compile(r",?\s+(?:or|including|(?<!\bnot\s)counting|such\s+as|e\.g\.,?|i\.e\.,?|especially)\s+|\s*\("
-                          r"|,\s+(?:meaning|namely|that\s+is|like),?\s+"  # (", meaning/like proofs, bounds, ...": as "i.e.")
+                          r"|,\s+(?:meaning|namely|that\s+is|like),?\s+"  # (", meaning/like proofs, ...": as "i.e.")
                           r"|(?<=[a-z])/(?=[a-z])", re.IGNORECASE)  # ("synthetic/controlled data": either)
 # A description runs until its clause ends: a word followed by punctuation, or by "and"/"with"/"vs" and the next
 # "the ..." description, is its last word. Words are whole ("Qwen2.5" is one word, "model." is "model").
@@ -590,8 +590,9 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
 
 # What a list's papers do instead of something ("formal results rather than only experiments", "diagnose models
 # instead of proposing a method"): the something is what they are not, and its words ("experiments") match every
-# paper.
-_CONTRAST = re.compile(r",?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to)\b[^,;:?.!()]*"
+# paper. So is a concession ("a medical angle, even if medicine is only one of several application domains").
+_CONTRAST = re.compile(r",?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to|even\s+(?:if|when|though))\b"
+                       r"[^,;:?.!()]*"
                        r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|not|except|excluding)\b[^()]*\)",
                        re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
 _EXAMPLES = re.compile(r"\s*\(([^()]*)\)")

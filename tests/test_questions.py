@@ -139,6 +139,7 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     # in a parenthesis too, and "(not ...)" there says what does not count
     ("Which papers survey reefs with drones (as opposed to divers)?", "survey reefs drones"),
     ("Which papers map reefs (not just describing a known bleaching event)?", "map reefs"),
+    ("Give me everything on reef mapping, even if mapping is only one of several aims.", "reef mapping"),
 ])
 def test_what_listed_papers_do_instead_is_not_the_criterion(question, criterion) -> None:
     plan = plan_question(question, [])
