@@ -33,7 +33,7 @@ from .chunking import Sentence
 from .corpus import Paper
 from .embedding import Embedder
 from .generic_terms import GENERIC_WORDS
-from .lexical import FORM_WORDS, STOPWORDS, TermWeights, singular_acronym, stem, words
+from .lexical import CORPUS_NOUNS, FORM_WORDS, STOPWORDS, TermWeights, singular_acronym, stem, words
 from .paper_cache import PaperCache
 from .roles import sentence_roles
 from .types import Evidence, Role, Source
@@ -114,7 +114,7 @@ _DEFINITION_REACH = 300  # characters before "(LLMs)" searched for its up to eig
 # So do requests about the answer's form, not its content: "in 3-4 sentences", "like I'm a first year PhD student",
 # and the corpus and the asker themselves: "in this batch", "I need", "(who's|anyone) working on/with".
 _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing)?\s+(?:for|at|into)|bird'?s[- ]eye"
-                          r"|in\s+this\s+(?:batch|collection|corpus|set|selection|bunch|lot|conference|list)"
+                          rf"|in\s+this\s+(?:{CORPUS_NOUNS})"
                           r"|(?:I|we)(?:\s+really)?\s+(?:need|want)|(?:I|we)(?:'d|\u2019d|\s+would)\s+like|work(?:s|ing)?\s+(?:on|with)"
                           r"|lay\s+of\s+the\s+land|(?:one|two|three)[- ](?:line|liner|sentence|paragraph)s?"
                           r"|ha(?:ve|s)\s+(?:anything\s+)?to\s+do\s+with"

@@ -645,10 +645,10 @@ class Gatherer:
             possible = []
         elif not scope.ids and ((len(members) == 1 and not possible) or (not members and ceiling >= LIST_NONE)):
             possible = self._closest(plan, ranked, members, pool)
-            if not members and plan.asks_several and len(content_terms(plan.criterion)) <= TOPIC_TERMS \
-                    and self._unwritten(plan, pool):
-                pass  # "Which papers use batch normalization?": no "batch" anywhere and none clears; none matches
-            elif len(members) + len(possible) < 2:
+            # ("Which papers use batch normalization?": no abstract writes "batch" and none clears; none matches)
+            unwritten_topic = not members and plan.asks_several \
+                and len(content_terms(plan.criterion)) <= TOPIC_TERMS and self._unwritten(plan, pool)
+            if len(members) + len(possible) < 2 and not unwritten_topic:
                 return None  # one paper clears and none is borderline, or a paraphrase matches loosely: a fact answer
                 # (asked of given papers, "1 of these 6" or "none of these" is the answer)
         elif not members:

@@ -33,7 +33,7 @@ from typing import Literal
 from .chunking import split_sentences
 from .corpus import Paper
 from .evidence import ROLE_CUES, Acronyms, content_terms, defines, referring_words, words
-from .lexical import FORM_WORDS, STOPWORDS
+from .lexical import CORPUS_NOUNS, FORM_WORDS, STOPWORDS
 from .types import Message
 
 Kind = Literal["fact", "list", "compare", "summary", "overview"]
@@ -148,7 +148,7 @@ COLLECTION_TALK = frozenset(
     "collection corpus conference proceedings venue track year years overview theme themes topic topics trend "
     "trends area areas field fields landscape direction directions kind kinds type types sort sorts hot popular "
     "current recent emerging recurring big biggest broad research work view picture land cluster group organize "
-    "organise categorize categorise batch bunch lot selection".split())  # ("the themes of this batch")
+    "organise categorize categorise".split()) | frozenset(CORPUS_NOUNS.split("|"))  # ("the themes of this batch")
 # The question's own wh-word asks for papers ("Which papers ...", "List the recent works ..."), not for something
 # about them ("What topics do the papers cover?").
 _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|any)\s+(?:(?:of|among)\s+"
@@ -189,9 +189,8 @@ _OF_THESE_PAPERS = re.compile(r"\b(?:of|among)\s+(?:these|those)\s+(?:papers|abs
 _ELLIPSIS = re.compile(r"^\s*(?:(?:and\s+)?(?:what|how)\s+about|and)\s+\w", re.IGNORECASE)
 _SELECTING = re.compile(r"\bwhich\s+(?:one|of)\b", re.IGNORECASE)
 # "this collection", "these papers": the corpus itself, not something said earlier
-_COLLECTION = re.compile(r"\b(?:this|these|the)\s+(?:collection|corpus|set|papers|abstracts|conference)\b"
-                         r"|\bthis\s+(?:batch|bunch|lot|selection)\b",
-                         re.IGNORECASE)
+_COLLECTION = re.compile(rf"\b(?:this|these|the)\s+(?:collection|corpus|set|papers|abstracts|conference)\b"
+                         rf"|\bthis\s+(?:{CORPUS_NOUNS})\b", re.IGNORECASE)
 _WINNER = re.compile(r"\b(?:which|what|who)\b.*\b((?:best|worst|highest|lowest|strongest|weakest|fastest|top"
                      r"|largest|biggest|smallest|greatest|longest|shortest|fewest"
                      r"|(?:most|least)\s+(?:accurate|effective|efficient|successful|robust))\b)",
