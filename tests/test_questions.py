@@ -127,6 +127,10 @@ def test_questions_about_one_thing_are_fact(question) -> None:
     # asked for a way, a number or a reason, not for papers: one paper's answer unless a paper is named
     ("With a fixed budget of divers, how should you choose which reefs to survey?", False),
     ("What sampling rate do the reef microphones use?", False),
+    # a singular paper noun introduces one paper's description (among 10k abstracts, a list of look-alikes)
+    ("I recall a paper on mapping reefs with sonar. What did it find?", False),
+    ("There's a study using drones over reefs; which cameras did it use?", False),
+    ("How did the reef study confirm who made each sound?", False),  # "who" inside a description
 ])
 def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks) -> None:
     """Seeking papers only lets the evidence choose a list (several papers clear the bar): the cue errs wide."""
