@@ -644,10 +644,10 @@ class Gatherer:
             members = [self._contribution_match(m) for m in reversed(ranked) if m.paper_id not in excluded]
             possible = []
         elif not scope.ids and ((len(members) == 1 and not possible) or (not members and ceiling >= LIST_NONE)):
-            possible = self._closest(plan, ranked, members, pool)
+            unwritten = plan.asks_several and self._unwritten(plan, pool)
+            possible = [] if unwritten else self._closest(plan, ranked, members, pool)
             # ("Which papers use batch normalization?": no abstract writes "batch" and none clears; none matches)
-            unwritten_topic = not members and plan.asks_several \
-                and len(content_terms(plan.criterion)) <= TOPIC_TERMS and self._unwritten(plan, pool)
+            unwritten_topic = unwritten and not members and len(content_terms(plan.criterion)) <= TOPIC_TERMS
             if len(members) + len(possible) < 2 and not unwritten_topic:
                 return None  # one paper clears and none is borderline, or a paraphrase matches loosely: a fact answer
                 # (asked of given papers, "1 of these 6" or "none of these" is the answer)
@@ -671,7 +671,7 @@ class Gatherer:
         Its words are the abstracts' own words, though; a criterion whose words the candidates do not write
         ("selected for an oral or spotlight presentation") is not in them, and the nearest papers would be noise.
         The question's own best-retrieved paper comes first (on the tuning sets it raised five lists, lowered none)."""
-        if not plan.asks_several or self._unwritten(plan, pool):
+        if not plan.asks_several:  # (nor when the criterion is unwritten: the caller asks that once)
             return []
         near = [m for m in ranked if m not in members and m.score >= CLOSEST_WITHIN * ranked[0].score]
         near = near[:MAX_CLOSEST - len(members)]

@@ -355,7 +355,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     unasked = labels + answer_nouns
     named = [pid for pid in named if pid not in excluded]  # "Which papers besides DaTMe ...": asked of the others
     described = described_parts(question_kept, named, names)
-    terms = content_terms(question_kept, drop=unasked + referring_words(question))
+    dropped = unasked + referring_words(question)  # (nor are the words pointing at papers: "them", "the second")
+    terms = content_terms(question_kept, drop=dropped)
     count, noun = listed_count(question)
     noun = noun or counted_noun(question)
     plan = QuestionPlan(
@@ -364,7 +365,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
                    if len(holders := names.containing(names.by_id[pid].label)) > MAX_NAME_PAPERS},
         set_valued=bool(_SET_VALUED.search(question)) and not named,
         negated=bool(_NEGATED.search(_set_sentence(question_kept))),
-        alternatives=alternatives((clauses(question_kept) or [question_kept])[0], unasked),
+        alternatives=_alternatives_of(question_kept, unasked),
         carried=conversation_papers(history, names, _set_needed(question))
         if history and (not named or _points_back_first(unnamed, linked)) else [],
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
@@ -408,12 +409,12 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.set_valued = True  # "What about diffusion models?" after a "which papers" question asks the same of it
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
     asking = _asking_sentence(question_kept) if plan.set_valued and not plan.set_phrase and not plan.negated else ""
-    if asking and (own := content_terms(asking, drop=unasked + referring_words(question))):
-        plan.criterion_terms, plan.alternatives = own, alternatives((clauses(asking) or [asking])[0], unasked)
+    if asking and (own := content_terms(asking, drop=dropped)):
+        plan.criterion_terms, plan.alternatives = own, _alternatives_of(asking, unasked)
     contrasted = _CONTRAST.sub("", asking or question_kept)  # "... rather than only experiments": not the criterion
     if (plan.set_valued or plan.seeks_papers) and contrasted != (asking or question_kept) \
-            and (own := content_terms(contrasted, drop=unasked + referring_words(question))):
-        plan.criterion_terms, plan.alternatives = own, alternatives((clauses(contrasted) or [contrasted])[0], unasked)
+            and (own := content_terms(contrasted, drop=dropped)):
+        plan.criterion_terms, plan.alternatives = own, _alternatives_of(contrasted, unasked)
         plan.contributed = contributed_phrase(contrasted)  # ("instead of proposing a new model": not contributed)
         contrast = " ".join(m.group(0) for m in _CONTRAST.finditer(question_kept))
         plan.contrast_terms = [t for t in content_terms(contrast) if t not in own]
@@ -425,6 +426,11 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.conjuncts = conjuncts(question, unasked)
     plan.kind = suggested_kind(plan)
     return plan
+
+
+def _alternatives_of(text: str, unasked: Sequence[str]) -> list[str]:
+    """The alternatives of the criterion a text states in its first clause."""
+    return alternatives((clauses(text) or [text])[0], unasked)
 
 
 def _asking_sentence(question: str) -> str:

@@ -150,25 +150,20 @@ def test_what_listed_papers_do_instead_is_not_the_criterion(question, criterion)
     assert plan.criterion == criterion and not plan.contributed, plan
 
 
-@pytest.mark.parametrize("question", [
-    "I need everything in this batch on coral reefs",
-    "Is anyone in this collection working with coral reefs?",
-    "Papers working on coral reefs?",
-    "I'd like the papers on coral reefs, i.e.",
-])
-def test_the_asker_and_the_corpus_are_not_the_criterion(question) -> None:
-    plan = plan_question(question, [])
-    assert plan.criterion == "coral reefs", plan.criterion
-
-
 @pytest.mark.parametrize(("question", "criterion"), [
+    # the asker and the corpus
+    ("I need everything in this batch on coral reefs", "coral reefs"),
+    ("Is anyone in this collection working with coral reefs?", "coral reefs"),
+    ("Papers working on coral reefs?", "coral reefs"),
+    ("I'd like the papers on coral reefs, i.e.", "coral reefs"),
     # a colon ends a preamble before the asking ...
     ("Quick check before I go diving: which papers map coral reefs?", "map coral reefs"),
     # ... and details the asking after it
     ("Which papers contribute reef theory: proofs or bounds?", "contribute reef theory proofs bounds"),
 ])
-def test_a_preamble_before_a_colon_is_not_the_criterion(question, criterion) -> None:
-    assert plan_question(question, []).criterion == criterion
+def test_the_asker_the_corpus_and_a_preamble_are_not_the_criterion(question, criterion) -> None:
+    plan = plan_question(question, [])
+    assert plan.criterion == criterion, plan.criterion
 
 
 @pytest.mark.parametrize(("question", "negated"), [
