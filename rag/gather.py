@@ -275,7 +275,7 @@ class Gatherer:
                 listed.among = len(listed_scope.ids)
                 return listed
         if not pointed and plan.kind == "fact" and plan.seeks_papers and plan.expects == "any" and not plan.of_a_set \
-                and not plan.carried and not plan.negated and plan.terms:
+                and not plan.negated and plan.terms:
             return self._papers_sought(plan, scope, k)
         if not pointed and plan.kind == "fact" and plan.of_a_set and plan.topic_terms:
             described = self._list(plan, scope, k)  # "Summarize the papers about diffusion": that set, by a list's bar

@@ -402,6 +402,16 @@ def test_papers_clearing_a_criterion_are_listed_when_the_whole_question_is_far_f
     assert {"p01", "p09"} <= set(members), answer.text  # the animal-motion and the wildlife-monitoring abstracts
 
 
+def test_papers_asked_for_in_a_conversation_are_listed_as_when_asked_first(seed_assistant) -> None:
+    """Asked after another turn in the chat (found in a screenshot), the same question was refused: only a question
+    without conversation papers could become a list, though this one points at none of them."""
+    question = "Is anyone in this batch working with animals or animal data?"
+    history = _turn(seed_assistant, "Which abstracts use the phrase 'where to look'?")
+    first, later = seed_assistant.answer(question), seed_assistant.answer(question, history=history)
+    assert later.kind == "list" and not later.refused, later.text
+    assert cited_ids(later) == cited_ids(first), later.text
+
+
 def test_what_does_not_count_is_never_reported_missing(seed_assistant) -> None:
     """ "(not just citing a known weakness as motivation)" says which papers do not count; the tabular paper's
     answer had said its abstract "does not mention 'weakness'", refusing a question it answers."""
