@@ -144,6 +144,7 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Which papers survey reefs with drones (as opposed to divers)?", "survey reefs drones"),
     ("Which papers map reefs (not just describing a known bleaching event)?", "map reefs"),
     ("Give me everything on reef mapping, even if mapping is only one of several aims.", "reef mapping"),
+    ("I want every paper with a reef survey, not just lab experiments.", "reef survey"),
 ])
 def test_what_listed_papers_do_instead_is_not_the_criterion(question, criterion) -> None:
     plan = plan_question(question, [])
@@ -160,6 +161,8 @@ def test_what_listed_papers_do_instead_is_not_the_criterion(question, criterion)
     ("Quick check before I go diving: which papers map coral reefs?", "map coral reefs"),
     # ... and details the asking after it
     ("Which papers contribute reef theory: proofs or bounds?", "contribute reef theory proofs bounds"),
+    # "these papers" is the collection, not an earlier sentence
+    ("I review for a marine workshop. Which of these papers map coral reefs?", "map coral reefs"),
 ])
 def test_the_asker_the_corpus_and_a_preamble_are_not_the_criterion(question, criterion) -> None:
     plan = plan_question(question, [])
@@ -914,3 +917,5 @@ def test_a_set_asking_sentence_that_points_back_keeps_the_sentence_before(seeds)
     sentence before; it had become "fit" alone, and the list was empty."""
     plan = plan_question("I'm after papers with a medical or clinical use. Which ones fit?", seeds)
     assert plan.kind == "list" and "clinical" in plan.criterion, plan
+    that = plan_question("A habit I see: map the reef, then restore it. Which papers follow that recipe?", seeds)
+    assert "reef" in that.criterion, that  # ("follow recipe" had been the criterion)
