@@ -82,6 +82,8 @@ _ALTERNATIVE = re.compile(r",?\s+(?:or|including|(?<!\bnot\s)counting|such\s+as|
 _WORD_WHOLE = r"[\w&+'-]+(?:\.[\w&+'-]+)*(?![\w&+'-])"
 _DESCRIPTION_WORD = rf"{_WORD_WHOLE}(?![,;:?.]|\s+(?:and|with|vs\.?|versus|or)\s+(?:the|a)\b)"
 _ON = r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b)[\w&+.'-]+\s*){1,6}))?"
+_OPENING_WORDS = (r"(?:which|what|whose|any|each|every|a|an|one|this|that|these|those|some|no|the|is|are|does|do|did"
+                  r"|in|for|of|on|how|why|who|where|when|please|and|or|but|my|our|your|another|other|its|their)")
 _DESCRIBED = re.compile(
     # ("the dataset built to work out ...": "work" after "to" is a verb, not the head noun)
     # ("the tabular foundation model / ancestry paper": a slash joins two words of one description)
@@ -99,7 +101,10 @@ _DESCRIBED = re.compile(
     # such as "7B" is not one: "the base 7B model" is a model inside a paper)
     rf"|(?i:\bthe\s+)((?:[\w&+.'-]+\s+){{0,4}}?(?!\d+(?:\.\d+)?[BMKT]\b)[\w&+.'-]*[A-Z][\w&+.'-]*"
     rf"(?:\s+[\w&+.'-]+){{0,3}}?)\s+"
-    rf"(?i:method|approach|model|framework|benchmark|dataset|system|procedure|technique)\b",
+    rf"(?i:method|approach|model|framework|benchmark|dataset|system|procedure|technique)\b"
+    # a description opening the question without "the": "DPO curation paper vs. the Token Hypothesis paper."
+    rf"|(?i:^\s*(?!{_OPENING_WORDS}\b)((?:{_DESCRIPTION_WORD}\s+){{0,5}}?{_WORD_WHOLE})\s+(?:paper|abstract|study)\b"
+    r"(?=\s*(?:vs\b|versus\b|and\b|,|:|\s+(?:compared|against)\b)))",
 )
 _TOKEN = re.compile(r"(?<![\w&+.-])[A-Za-z][\w&+-]*(?:\.\d+[\w-]*)?[\w+]?")
 # Verbs whose "how much" asks for an amount ("how much does X reduce latency"), unlike "how much does X depend on".

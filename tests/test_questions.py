@@ -445,6 +445,9 @@ def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) 
     ("GlowNet versus the coastal flood forecasting study: which is older?", ["coastal flood forecasting"]),
     ("The drifting capsules vs. the coastal flood forecasting study?",
      ["coastal flood forecasting", "drifting capsules"]),
+    # a description opening the question needs no "the" ("Which paper and ..." opens none)
+    ("River capsule paper vs. the coastal flood forecasting study.", ["River capsule", "coastal flood forecasting"]),
+    ("Which paper and which study count corals?", []),
     # not definite ("other ..."), a side already found, or sides that only point: nothing added
     ("Compare the GlowNet paper with other counting methods.", []),
     ("Compare the first paper with the second one.", []),
