@@ -232,7 +232,7 @@ _ONE_AND_ANOTHER = re.compile(
 )
 # "Compare/contrast A with B" and "How do A and B differ": the two sides, each up to its clause's end.
 _COMPARED = re.compile(
-    r"\b(?:compare|contrast)\s+(.+?)\s+(?:with|to|against|and|vs\.?|versus)\s+(.+?)\s*(?=[:;?.(]|,\s|\s+(?:in|on)\s+"
+    r"\b(?:compare|contrast)\s+([^:;?]+?)\s+(?:with|to|against|and|vs\.?|versus)\s+([^:;?]+?)\s*(?=[:;?.(]|,\s|\s+(?:in|on)\s+"
     r"(?:what|how|which|terms)\b|$)"
     r"|\bhow\s+(?:do|does|did)\s+(.+?)\s+and\s+(.+?)\s+(?:differ|compare|relate)\b"
     # "SIF versus the Compositional Stress Index: what does each measure?"
@@ -586,7 +586,9 @@ def _counted_papers(question: str) -> Iterator[tuple[str, str, str, bool]]:
         if found:
             match = min(found, key=lambda m: m.start())
             noun = (match.group(2) or "") if match.re is _DESCRIBED_COUNT else ""
-            yield (sentence.text, match.group(1).lower(), noun.lower(),
+            # ("Social life shows up twice here: ... How do the two papers differ?": described before they are counted)
+            definite = _DEFINITE_BEFORE.search(sentence.text[:match.start()]) or match.group(1).lower() == "both"
+            yield (question[:sentence.end] if definite else sentence.text, match.group(1).lower(), noun.lower(),
                    bool(_ASKING_FOR.search(sentence.text[:match.start()])))
 
 
@@ -596,6 +598,7 @@ _DESCRIBED_COUNT = re.compile(r"(?<!these\s)(?<!those\s)\b(two|three|four|both|[
                               re.IGNORECASE)
 # "Of these, the two that prove a lower bound: ...": the count with its clause stands for papers too
 _THE_COUNT_THAT = re.compile(r"\bthe\s+(two|three|four|[234])\s+(?:that|which|who)\b", re.IGNORECASE)
+_DEFINITE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 _ASKING_FOR = re.compile(r"\b(?:which|what|name|list|find|show|give|are\s+there|any)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
 
 

@@ -691,6 +691,9 @@ def test_what_a_question_compares_a_paper_with(question, against) -> None:
     ("Several papers ask what to label on a budget. Of these, the two that prove a lower bound: what governs it?", 2,
      "Of these, the two that prove a lower bound: what governs it?"),
     ("Which are the two that prove a lower bound?", 0, ""),
+    # "the two papers" were described before they are counted
+    ("Reefs show up twice here: once mapped by drones, once by divers. How do the two papers differ?", 2,
+     "Reefs show up twice here: once mapped by drones, once by divers. How do the two papers differ?"),
 ])
 def test_a_stated_number_of_described_papers_makes_a_comparison(seeds: list[Paper], question: str,
                                                                 count: int, phrase: str) -> None:
