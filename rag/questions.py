@@ -80,7 +80,8 @@ _ALTERNATIVE = re.compile(r",?\s+(?:or|including|(?<!\bnot\s)counting|such\s+as|
 # A description runs until its clause ends: a word followed by punctuation, or by "and"/"with"/"vs" and the next
 # "the ..." description, is its last word. Words are whole ("Qwen2.5" is one word, "model." is "model").
 _WORD_WHOLE = r"[\w&+'-]+(?:\.[\w&+'-]+)*(?![\w&+'-])"
-_DESCRIPTION_WORD = rf"{_WORD_WHOLE}(?![,;:?.]|\s+(?:and|with|vs\.?|versus|or)\s+(?:the|a)\b)"
+_DESCRIPTION_WORD = (rf"{_WORD_WHOLE}(?:,(?=\s+[\w&+'\s-]+?\s(?:and|or)\s))?"  # ("on genes, ancestry and ...": a list)
+                     r"(?![,;:?.]|\s+(?:and|with|vs\.?|versus|or)\s+(?:the|a)\b)")
 _ON = r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b)[\w&+.'-]+\s*){1,6}))?"
 _OPENING_WORDS = (r"(?:which|what|whose|any|each|every|a|an|one|this|that|these|those|some|no|the|is|are|does|do|did"
                   r"|in|for|of|on|how|why|who|where|when|please|and|or|but|my|our|your|another|other|its|their)")

@@ -431,6 +431,9 @@ def test_described_parts_keep_descriptions_of_unnamed_papers(mini) -> None:
     ("How can I find the immediate upstream drivers of one outcome?", []),
     ("Did the internal intervention work in each case?", []),
     ("How do the bird-song adaptation work and the flood study differ?", ["bird-song adaptation", "flood"]),
+    # a comma inside a list of what the paper is on does not end its description
+    ("What did the paper on reefs, sonar and drone mapping find?", ["reefs, sonar and drone mapping find"]),
+    ("In the paper on reefs, what was found?", ["reefs"]),
 ])
 def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) -> None:
     assert described_parts(question, [], mini) == described
