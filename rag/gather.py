@@ -72,9 +72,10 @@ from .types import Evidence, Message, Source
 # Dev set (tests/data/dev_questions.jsonl) and its rewordings; never the validation set.
 EXPECTED_WITHIN = 0.6  # a sentence holding the asked-for figure may score this share of the best (first engine's value)
 # A stated count is of the thing a "how many" question counts, in other words, from this similarity of the two
-# nouns ("broken runs" ~ "failed trajectories" 0.44; "GPUs" ~ "verified events" 0.19). Over every tuning set the
-# answers are the same for any value from 0.30 to 0.44 (one answer, probe18 v043, gains its figure); the middle.
-COUNTED_ALIKE = 0.4
+# nouns ("broken runs" ~ "failed trajectories" 0.44, "failed agent runs" 0.39; "GPUs" ~ "verified events" 0.19).
+# Over every tuning set the answers are the same for any value from 0.30 to 0.38 (probe18 v043 and probe23 f033
+# gain their figure); the middle.
+COUNTED_ALIKE = 0.35
 # A follow-up: the conversation's papers score at least this share of the corpus' best. Measured (seeds): dev
 # follow-ups and rewordings 0.37-1.0, standalone questions after an unrelated turn at most 0.21; 0.8 is kept high
 # because a question without a pointing word should rarely be bound to the conversation.

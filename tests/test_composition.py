@@ -622,5 +622,7 @@ def test_a_count_of_the_asked_thing_in_other_words_answers_a_number_question(see
     answer = seed_assistant.answer("A benchmark replays a successful agent run and then breaks it. How many broken "
                                    "runs does it contain?")
     assert not answer.refused and "12,326" in answer.text, answer.text
+    runs = seed_assistant.answer("How many failed agent runs does the benchmark for attributing agent failures hold?")
+    assert not runs.refused and "12,326" in runs.text, runs.text  # ("failed agent runs" ~ "failed trajectories" 0.39)
     other = seed_assistant.answer("How many GPUs were used to build Who&When Pro?")
     assert other.refused, other.text
