@@ -507,7 +507,7 @@ class Gatherer:
             gathered.evidence = _with_paper_prior(evidence, sources)
         relevant = pointed or list(dict.fromkeys(e.paper_id for e in gathered.evidence))
         asked = [t for t in specific_terms(plan.question, plan.terms, self.scorer.acronyms, self.scorer.weights)
-                 if t not in plan.contrast_terms]  # ("not just citing a known weakness": no paper need write it)
+                 if t not in plan.aside_terms]  # ("not just citing a known weakness": no paper need write it)
         self._complete(plan, gathered, asked)
         if 1 < len(pointed) <= MAX_COMPARED and not plan.selects:  # asked of each: each one's closest sentence
             gathered.extra += [best for pid in pointed

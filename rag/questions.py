@@ -289,7 +289,9 @@ class QuestionPlan:
     clauses: list[str] = field(default_factory=list)
     set_phrase: str = ""  # "the vision papers" -> "vision": the set a question asks something of
     criterion_terms: list[str] = field(default_factory=list)  # a list's criterion, when a preamble surrounds it
-    contrast_terms: list[str] = field(default_factory=list)  # what the papers asked for do not ("rather than ...")
+    # words said beside what is asked: what the papers asked for do not do ("rather than ..."), the asker's preamble
+    # ("Our lab is short on GPUs. Anything about ...?"); no answer need find them
+    aside_terms: list[str] = field(default_factory=list)
     compared_count: int = 0  # "Two papers find that ...": how many papers the description is about
     asks_size: bool = False  # "Which contains more items, X or Y?": the counts each abstract states answer it
     compared_phrase: str = ""  # and the description: the sentence that counts them
@@ -417,13 +419,14 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     asking = _asking_sentence(question_kept) if plan.set_valued and not plan.set_phrase and not plan.negated else ""
     if asking and (own := content_terms(asking, drop=dropped)):
         plan.criterion_terms, plan.alternatives = own, _alternatives_of(asking, unasked)
+        plan.aside_terms = [t for t in terms if t not in own]
     contrasted = _CONTRAST.sub("", asking or question_kept)  # "... rather than only experiments": not the criterion
     if (plan.set_valued or plan.seeks_papers) and contrasted != (asking or question_kept) \
             and (own := content_terms(contrasted, drop=dropped)):
         plan.criterion_terms, plan.alternatives = own, _alternatives_of(contrasted, unasked)
         plan.contributed = contributed_phrase(contrasted)  # ("instead of proposing a new model": not contributed)
         contrast = " ".join(m.group(0) for m in _CONTRAST.finditer(question_kept))
-        plan.contrast_terms = [t for t in content_terms(contrast) if t not in own]
+        plan.aside_terms += [t for t in content_terms(contrast) if t not in own]
     if plan.set_valued and plan.negated and not plan.set_phrase:
         plan.set_phrase = _negated_set(question)
     if plan.set_phrase:

@@ -421,6 +421,14 @@ def test_what_does_not_count_is_never_reported_missing(seed_assistant) -> None:
     assert "weakness" not in answer.text, answer.text
 
 
+def test_the_askers_preamble_is_never_reported_missing(seed_assistant) -> None:
+    """ "Our lab ..." is the asker's, not asked of any paper: the answer had said the Token Hypothesis abstract
+    "does not mention 'lab'"."""
+    answer = seed_assistant.answer("Our lab is short on GPUs. Anything about making networks cheaper to run?")
+    assert not answer.refused and "p18" in cited_ids(answer), answer.text
+    assert "lab" not in answer.text.split(), answer.text
+
+
 def test_borderline_papers_are_shown_even_when_one_paper_clears(seed_assistant) -> None:
     """V33DA says "we release ... code" and clears "release code"; RISE's "Code is available at" and CoCHI's
     "code [is] provided in the supplementary material" score below its bar but near it. Answering from V33DA
