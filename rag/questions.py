@@ -174,7 +174,7 @@ _SEEKS_PAPERS = re.compile(r"\b(?:which|what|find|show|any|some|every|all)\s+(?:
 # A contribution verb before what is contributed, up to the clause's end: "introduce a new benchmark for ...",
 # "propose and release a dataset that ...", "a new, named benchmark".
 _CONTRIBUTING = re.compile(r"\b(?:introduc|propos|present|buil[dt]|releas|contribut|develop|creat|design|construct"
-                           r"|offer|provid)\w*\s+(?:and\s+\w+\s+)?(?P<what>(?:an?|new|novel|their\s+own|any)\b"
+                           r"|offer|provid|publish|curat|assembl|compil|put(?:s|ting)?\s+(?:out|forward))\w*\s+(?:and\s+\w+\s+)?(?P<what>(?:an?|new|novel|their\s+own|any)\b"
                            r"[^;:?.!()]*?)(?=\s+(?:for|that|which|to|in|of|with|where|whose|as|on)\b|[;:?.!()]|$)",
                            re.IGNORECASE)
 # Asking for the papers like one paper: phrases that ask for papers themselves ("Anything similar?", "What else is

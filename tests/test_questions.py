@@ -894,7 +894,10 @@ def test_requests_about_the_answers_form_are_not_content(question, terms) -> Non
     ("What work in this collection introduces a new, named benchmark or dataset?", "a new, named benchmark or dataset"),
     ("List the papers that propose and release a dataset.", "a dataset"),
     ("Which papers propose a method for dataset curation?", "a method"),
+    ("Which papers put out a new reef dataset that others can use?", "a new reef dataset"),
+    ("Which ones curate or publish a benchmark?", "a benchmark"),
     ("What papers are built on causality?", ""),
+    ("Which papers put their reef maps online?", ""),
     ("Which papers use benchmarks?", ""),
 ])
 def test_what_a_question_asks_papers_to_contribute(question, contributed) -> None:
