@@ -452,9 +452,17 @@ def _asking_sentence(question: str) -> str:
     sentences = [part for s in split_sentences(question) for part in _after_preamble(s.text)]
     asking = [s for s in sentences if _SET_VALUED.search(s)]
     # (one pointing back, "Is there a paper that explains this?", asks about the sentences before it)
-    # ("Which of these papers ...?" points at the collection, not back)
-    return asking[-1] if len(sentences) > 1 and asking and not _POINTING_BACK.search(_COLLECTION.sub("", asking[-1])) \
-        else ""
+    return asking[-1] if len(sentences) > 1 and asking and not _points_back(asking[-1]) else ""
+
+
+def _points_back(asking: str) -> bool:
+    """Whether a sentence asking for papers points at the sentences before it ("Is there a paper that explains
+    this?", "Which ones do that?"). "these papers" is the collection, and a pronoun after the papers asked for is
+    theirs ("which papers say their code is shared?")."""
+    text = _COLLECTION.sub("", asking)
+    if noun := _ASKED_SET_NOUN.search(text):
+        text = text[:noun.end()] + _PERSONAL_PRONOUN.sub("", text[noun.end():])
+    return bool(_POINTING_BACK.search(text))
 
 
 def _after_preamble(sentence: str) -> list[str]:
@@ -466,6 +474,8 @@ def _after_preamble(sentence: str) -> list[str]:
 
 _PREAMBLE_COLON = re.compile(r":\s+")
 _OF_THE_LAST = re.compile(r"\b(?:of|among)\s+(?:them|these|those)\b", re.IGNORECASE)
+_ASKED_SET_NOUN = re.compile(rf"\b{_SET_NOUN}\b", re.IGNORECASE)
+_PERSONAL_PRONOUN = re.compile(r"\b(?:it|its|they|them|their)\b", re.IGNORECASE)
 _POINTING_BACK = re.compile(r"\b(?:this|these|those|such|it|its|they|them|their|ones)\b"
                             r"|\bthat(?:\s+[a-z]+)?\W*$", re.IGNORECASE)  # ("... follow that recipe?", "do that?")
 
@@ -615,9 +625,9 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
 # What a list's papers do instead of something ("formal results rather than only experiments", "diagnose models
 # instead of proposing a method"): the something is what they are not, and its words ("experiments") match every
 # paper ("a real theory part, not just experiments"). So is a concession ("a medical angle, even if medicine is only
-# one of several application domains").
+# one of several application domains", "code being shared, whether it's already out or just promised").
 _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to|even\s+(?:if|when|though))"
-                       r"|,\s+not\s+(?:just|only|merely|simply))\b[^,;:?.!()]*"
+                       r"|,\s+not\s+(?:just|only|merely|simply)|,\s+whether)\b[^,;:?.!()]*"
                        r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|not|except|excluding)\b[^()]*\)",
                        re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
 _EXAMPLES = re.compile(r"\s*\(([^()]*)\)")

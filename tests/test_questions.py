@@ -145,6 +145,7 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Which papers map reefs (not just describing a known bleaching event)?", "map reefs"),
     ("Give me everything on reef mapping, even if mapping is only one of several aims.", "reef mapping"),
     ("I want every paper with a reef survey, not just lab experiments.", "reef survey"),
+    ("Which papers map reefs, whether by drone or by diver?", "map reefs"),
 ])
 def test_what_listed_papers_do_instead_is_not_the_criterion(question, criterion) -> None:
     plan = plan_question(question, [])
@@ -161,8 +162,9 @@ def test_what_listed_papers_do_instead_is_not_the_criterion(question, criterion)
     ("Quick check before I go diving: which papers map coral reefs?", "map coral reefs"),
     # ... and details the asking after it
     ("Which papers contribute reef theory: proofs or bounds?", "contribute reef theory proofs bounds"),
-    # "these papers" is the collection, not an earlier sentence
+    # "these papers" is the collection, not an earlier sentence, and "their" after the papers is theirs
     ("I review for a marine workshop. Which of these papers map coral reefs?", "map coral reefs"),
+    ("For the checklist: which papers share their reef maps? A photo alone doesn't count.", "share reef maps"),
 ])
 def test_the_asker_the_corpus_and_a_preamble_are_not_the_criterion(question, criterion) -> None:
     plan = plan_question(question, [])
