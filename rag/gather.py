@@ -624,7 +624,8 @@ class Gatherer:
         if len(plan.conjuncts) > 1:
             return self._list_of_all(plan, pool, scope, k)
         scores = self._best_matches(plan.alternatives or [plan.criterion], pool, plan.contributed)
-        ranked = sorted(scores.values(), key=lambda m: -m.score)
+        aside = self._set_aside(plan, pool)
+        ranked = [m for m in sorted(scores.values(), key=lambda m: -m.score) if m.paper_id not in aside]
         if not ranked and not plan.negated:  # no abstract holds the criterion's distinctive word: none matches
             return Gathered("list", [], [], [], [], [], criterion=_quoted(plan.alternatives or [plan.criterion]))
         if not ranked:
@@ -658,11 +659,21 @@ class Gatherer:
             members, possible = self._answering(plan.asked_terms, members), self._answering(plan.asked_terms, possible)
         named = plan.quoted if quoting else [" ".join(plan.asked_terms)] if within else plan.alternatives
         criterion = _quoted(named or [plan.criterion])
+        criterion += f", setting aside those about {_quoted(plan.set_aside)}" if aside else ""
         gathered = Gathered("list", [], [], [], members[:MAX_LISTED], possible, matched_total=len(members),
                             more=members[MAX_LISTED:], criterion=criterion, negated=plan.negated, within=within)
         first = [m.paper_id for m in gathered.members + possible]
         gathered.sources = self.sources(plan.query, first, scope, k)
         return gathered
+
+    def _set_aside(self, plan: QuestionPlan, pool: Sequence[Paper]) -> set[str]:
+        """The papers a list sets aside by description ("Other than the ones built around language models, ..."):
+        those that clear that description by the list's own bar."""
+        if not plan.set_aside:
+            return set()
+        aside = self._best_matches(plan.set_aside, pool)
+        ceiling = max((m.score for m in aside.values()), default=0.0)
+        return {pid for pid, m in aside.items() if _clears(m.score, ceiling)}
 
     def _closest(self, plan: QuestionPlan, ranked: Sequence[Match], members: Sequence[Match],
                  pool: Sequence[Paper]) -> list[Match]:

@@ -271,6 +271,8 @@ class QuestionPlan:
     carried: list[str] = field(default_factory=list)
     avoided: list[str] = field(default_factory=list)  # "another paper": the conversation's papers are not the answer
     excluded_phrase: str | None = None
+    # papers a list sets aside by description: "Other than the ones built around language models, which ..."
+    set_aside: list[str] = field(default_factory=list)  # its alternatives ("language models")
     expects: Expects = "any"
     count: int | None = None
     count_noun: str = ""
@@ -355,6 +357,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
             linked.setdefault(pid, at)
     named = sorted(linked, key=lambda pid: linked[pid])
     excluded, question_kept = _excluded_names(question, linked, names)
+    set_aside, question_kept = _set_aside(question_kept)
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
     # so an answer can say no abstract mentions it.
     labels = [names.by_id[pid].label for pid in named] + [t for t in name_tokens(question) if names.containing(t)]
@@ -401,6 +404,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     if plan.carried and _ANOTHER.search(question):  # "Does another paper here study ...?"
         plan.carried, plan.avoided = [], plan.carried
     plan.avoided += excluded
+    plan.set_aside = alternatives(set_aside, unasked) if plan.set_valued else []
     if plan.carried:  # "the second one" points at a paper of the conversation: "second" is not asked about
         ordinals = {m.group(1).lower() for m in _ORDINAL_REF.finditer(question)}
         plan.terms = [t for t in plan.terms if t.lower() not in ordinals]
@@ -511,6 +515,20 @@ def _excluded_names(question: str, linked: dict[str, int], names: NameIndex) -> 
     return excluded, kept
 
 
+def _set_aside(question: str) -> tuple[str, str]:
+    """The papers a question sets aside by description ("Other than the ones built around language models, which
+    papers are about pictures?" -> "language models"), and the question without that clause: it had negated the
+    whole question, and the list was every paper not about language models or pictures."""
+    match = _SET_ASIDE_CLAUSE.search(question)
+    if not match:
+        return "", question
+    return match.group("what"), question[:match.start()] + " " * (match.end() - match.start()) + question[match.end():]
+
+
+_SET_ASIDE_CLAUSE = re.compile(r"(?:^|,)\s*(?:other\s+than|apart\s+from|aside\s+from|besides|except(?:\s+for)?"
+                               r"|excluding|not\s+counting)\s+(?:the\s+)?(?:ones?|papers?|works?|studies|abstracts)?"
+                               r"\s*(?:(?:that|which)\s+(?:are|is)\s+)?(?:built\s+)?(?:around|on|about|using|with)?\s*"
+                               r"(?P<what>[^,;:?.!]+?)\s*(?:,|(?=[?.!]\s*$))", re.IGNORECASE)
 # Words setting a named paper aside, right before its name ("other than (the) DaTMe (paper)").
 _SETTING_ASIDE = re.compile(r"\b(?:other\s+than|besides|beside|apart\s+from|aside\s+from|except(?:\s+for)?|excluding"
                             r"|not\s+counting|beyond)\s+(?:the\s+)?$", re.IGNORECASE)

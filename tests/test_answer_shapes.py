@@ -421,6 +421,17 @@ def test_what_does_not_count_is_never_reported_missing(seed_assistant) -> None:
     assert "weakness" not in answer.text, answer.text
 
 
+def test_papers_set_aside_by_description_leave_the_list(seed_assistant) -> None:
+    """ "Other than the papers about X, which papers Y?" lists the Y papers that are not X; the "other than" had
+    negated the whole question, and the list was every paper about neither."""
+    llm = set(cited_ids(seed_assistant.answer("Which papers are about large language models?")))
+    answer = seed_assistant.answer("Other than the papers about large language models, which papers work with images?")
+    assert answer.kind == "list" and not answer.refused, answer.text
+    assert "p15" in cited_ids(answer), answer.text  # the text-to-image paper
+    assert llm and not llm & set(cited_ids(answer)), answer.text
+    assert "setting aside" in answer.text, answer.text
+
+
 def test_the_askers_preamble_is_never_reported_missing(seed_assistant) -> None:
     """ "Our lab ..." is the asker's, not asked of any paper: the answer had said the Token Hypothesis abstract
     "does not mention 'lab'"."""

@@ -171,6 +171,16 @@ def test_the_asker_the_corpus_and_a_preamble_are_not_the_criterion(question, cri
     assert plan.criterion == criterion, plan.criterion
 
 
+@pytest.mark.parametrize(("question", "criterion", "set_aside"), [
+    ("Other than the ones built around sonar, which papers map coral reefs?", "map coral reefs", ["sonar"]),
+    ("Which papers map coral reefs, apart from those using drones or divers?", "map coral reefs", ["drones", "divers"]),
+    ("Which papers are not about sonar?", "sonar", []),  # a negation, the complement
+])
+def test_papers_set_aside_by_description_are_not_the_criterion(question, criterion, set_aside) -> None:
+    plan = plan_question(question, [])
+    assert (plan.criterion, plan.set_aside) == (criterion, set_aside), plan
+
+
 @pytest.mark.parametrize(("question", "negated"), [
     ("Which papers are not about robots?", True),
     ("Which papers don't use labels? Semi-supervised ones count.", True),
