@@ -55,7 +55,7 @@ FORM_WORDS = frozenset(
     "across among including especially such within "
     # generic relational verbs: they link the asked-about things, they are not what is asked about
     "depend depends depending rely relies achieve achieves achieved perform performs performed "
-    "affect affects influence influences handle handles obtain obtains get gets make makes "
+    "affect affects influence influences handle handles obtain obtains get gets make makes touches touching "
     "deal dealing described call calls called establish establishes established build built included well "
     "new novel investigate investigates examine examines explore explores mainly primarily mostly "
     "specifically explicitly explicit interested centrally chiefly principally largely predominantly concerned focused "

@@ -157,6 +157,7 @@ def test_what_listed_papers_do_instead_is_not_the_criterion(question, criterion)
     ("I need everything in this batch on coral reefs", "coral reefs"),
     ("Is anyone in this collection working with coral reefs?", "coral reefs"),
     ("Papers working on coral reefs?", "coral reefs"),
+    ("Anything here touching coral reefs?", "coral reefs"),
     ("I'd like the papers on coral reefs, i.e.", "coral reefs"),
     # a colon ends a preamble before the asking ...
     ("Quick check before I go diving: which papers map coral reefs?", "map coral reefs"),
