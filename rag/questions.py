@@ -649,6 +649,9 @@ _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to
                        r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|not|except|excluding)\b[^()]*\)",
                        re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
 _EXAMPLES = re.compile(r"\s*\(([^()]*)\)")
+# (of a criterion's content words, one word ending the phrase: not "without proposing method fix", "without human
+# labels")
+_WITHOUT = re.compile(r"\bwithout\s+([a-z]{4,})(?=$|\s+(?:or|and|extra|additional)\b)", re.IGNORECASE)
 _EXAMPLE_SEPARATOR = re.compile(r",?\s+or\s+|,\s+|\s*/\s*|^(?:e\.g\.|i\.e\.|such\s+as)\s*,?\s*", re.IGNORECASE)
 
 
@@ -674,8 +677,20 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
             # (a long part after a comma is a clause: "no experiments, only theory or proofs")
     parts = [p for p in (" ".join(content_terms(part, drop)) for part in pieces) if p]
     if len(parts) > 1 and max(len(p.split()) for p in parts) > ALTERNATIVE_TERMS:
-        return [" ".join(parts)]  # "or" joins parts of one long criterion, not alternatives: keep it whole
-    return parts
+        parts = [" ".join(parts)]  # "or" joins parts of one long criterion, not alternatives: keep it whole
+    return parts + [free for part in parts if (free := _free_form(part)) != part]
+
+
+def _free_form(part: str) -> str:
+    """ "without training extra" -> "training-free extra", "adapt models without labels" -> "adapt models
+    label-free": how abstracts write it. Written out, the criterion matched no abstract ("Any methods in here that
+    work without training anything extra?" quoted the social-learning paper), while "training-free" is in the two
+    papers' method sentences."""
+    return _WITHOUT.sub(lambda m: f"{_singular(m.group(1).lower())}-free", part)
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 def conjuncts(question: str, drop: Sequence[str] = ()) -> list[list[str]]:

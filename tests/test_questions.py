@@ -322,6 +322,12 @@ def test_pointers_are_not_a_set_phrase(question) -> None:
     # ... after a long description it details it: "layers" alone is not what is asked for
     ("look inside a reef model (layers, heads, hidden states) to find why it mislabels corals",
      ["look inside reef model layers heads hidden states mislabels corals"]),
+    # "without X" is also written "X-free", as abstracts do; not a verb's object nor a modified noun
+    ("counting corals without labels", ["counting corals without labels", "counting corals label-free"]),
+    ("mapping reefs without training anything extra", ["mapping reefs without training extra",
+                                                       "mapping reefs training-free extra"]),
+    ("mapping reefs without proposing a new sensor", ["mapping reefs without proposing sensor"]),
+    ("counting corals without diver labels", ["counting corals without diver labels"]),
 ])
 def test_criterion_alternatives_split_on_or_including_such_as(criterion, expected) -> None:
     assert alternatives(criterion) == expected
