@@ -651,7 +651,7 @@ _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to
 _EXAMPLES = re.compile(r"\s*\(([^()]*)\)")
 # (of a criterion's content words, one word ending the phrase: not "without proposing method fix", "without human
 # labels")
-_WITHOUT = re.compile(r"\bwithout\s+([a-z]{4,})(?=$|\s+(?:or|and|extra|additional)\b)", re.IGNORECASE)
+_WITHOUT = re.compile(r"\bwithout\s+([a-z]{4,})(?:\s+(?:extra|additional))?(?=$|\s+(?:or|and)\b)", re.IGNORECASE)
 _EXAMPLE_SEPARATOR = re.compile(r",?\s+or\s+|,\s+|\s*/\s*|^(?:e\.g\.|i\.e\.|such\s+as)\s*,?\s*", re.IGNORECASE)
 
 
@@ -682,7 +682,7 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
 
 
 def _free_form(part: str) -> str:
-    """ "without training extra" -> "training-free extra", "adapt models without labels" -> "adapt models
+    """ "without training extra" -> "training-free", "adapt models without labels" -> "adapt models
     label-free": how abstracts write it. Written out, the criterion matched no abstract ("Any methods in here that
     work without training anything extra?" quoted the social-learning paper), while "training-free" is in the two
     papers' method sentences."""
