@@ -174,7 +174,8 @@ _SEEKS_PAPERS = re.compile(r"\b(?:which|what|find|show|any|some|every|all)\s+(?:
 # A contribution verb before what is contributed, up to the clause's end: "introduce a new benchmark for ...",
 # "propose and release a dataset that ...", "a new, named benchmark".
 _CONTRIBUTING = re.compile(r"\b(?:introduc|propos|present|buil[dt]|releas|contribut|develop|creat|design|construct"
-                           r"|offer|provid|publish|curat|assembl|compil|put(?:s|ting)?\s+(?:out|forward))\w*\s+(?:and\s+\w+\s+)?(?P<what>(?:an?|new|novel|their\s+own|any)\b"
+                           r"|offer|provid|publish|curat|assembl|compil|put(?:s|ting)?\s+(?:out|forward))\w*\s+"
+                           r"(?:and\s+\w+\s+)?(?P<what>(?:an?|new|novel|their\s+own|any)\b"
                            r"[^;:?.!()]*?)(?=\s+(?:for|that|which|to|in|of|with|where|whose|as|on)\b|[;:?.!()]|$)",
                            re.IGNORECASE)
 # Asking for the papers like one paper: phrases that ask for papers themselves ("Anything similar?", "What else is
@@ -357,7 +358,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
             linked.setdefault(pid, at)
     named = sorted(linked, key=lambda pid: linked[pid])
     excluded, question_kept = _excluded_names(question, linked, names)
-    set_aside, question_kept = _set_aside(question_kept)
+    set_aside, question_kept = _set_aside(question_kept) if _SET_VALUED.search(question) else ("", question_kept)
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
     # so an answer can say no abstract mentions it.
     labels = [names.by_id[pid].label for pid in named] + [t for t in name_tokens(question) if names.containing(t)]
@@ -525,13 +526,13 @@ def _set_aside(question: str) -> tuple[str, str]:
     return match.group("what"), question[:match.start()] + " " * (match.end() - match.start()) + question[match.end():]
 
 
-_SET_ASIDE_CLAUSE = re.compile(r"(?:^|,)\s*(?:other\s+than|apart\s+from|aside\s+from|besides|except(?:\s+for)?"
-                               r"|excluding|not\s+counting)\s+(?:the\s+)?(?:ones?|papers?|works?|studies|abstracts)?"
+# Words setting papers aside: "other than DaTMe", "apart from the ones on LLMs".
+_ASIDE = r"(?:other\s+than|besides|beside|apart\s+from|aside\s+from|except(?:\s+for)?|excluding|not\s+counting)"
+_SET_ASIDE_CLAUSE = re.compile(rf"(?:^|,)\s*{_ASIDE}\s+(?:the\s+)?(?:ones?|papers?|works?|studies|abstracts)?"
                                r"\s*(?:(?:that|which)\s+(?:are|is)\s+)?(?:built\s+)?(?:around|on|about|using|with)?\s*"
                                r"(?P<what>[^,;:?.!]+?)\s*(?:,|(?=[?.!]\s*$))", re.IGNORECASE)
-# Words setting a named paper aside, right before its name ("other than (the) DaTMe (paper)").
-_SETTING_ASIDE = re.compile(r"\b(?:other\s+than|besides|beside|apart\s+from|aside\s+from|except(?:\s+for)?|excluding"
-                            r"|not\s+counting|beyond)\s+(?:the\s+)?$", re.IGNORECASE)
+# ... a named paper, right before its name ("other than (the) DaTMe (paper)").
+_SETTING_ASIDE = re.compile(rf"\b(?:{_ASIDE}|beyond)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
 def _set_sentence(question: str) -> str:
@@ -649,10 +650,10 @@ _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to
                        r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|not|except|excluding)\b[^()]*\)",
                        re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
 _EXAMPLES = re.compile(r"\s*\(([^()]*)\)")
+_EXAMPLE_SEPARATOR = re.compile(r",?\s+or\s+|,\s+|\s*/\s*|^(?:e\.g\.|i\.e\.|such\s+as)\s*,?\s*", re.IGNORECASE)
 # (of a criterion's content words, one word ending the phrase: not "without proposing method fix", "without human
 # labels")
 _WITHOUT = re.compile(r"\bwithout\s+([a-z]{4,})(?:\s+(?:extra|additional))?(?=$|\s+(?:or|and)\b)", re.IGNORECASE)
-_EXAMPLE_SEPARATOR = re.compile(r",?\s+or\s+|,\s+|\s*/\s*|^(?:e\.g\.|i\.e\.|such\s+as)\s*,?\s*", re.IGNORECASE)
 
 
 def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
