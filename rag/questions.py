@@ -438,6 +438,9 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.alternatives = alternatives(plan.set_phrase, unasked)
     if plan.set_valued and not plan.negated and not plan.set_phrase:
         plan.conjuncts = conjuncts(question, unasked)
+        counted, uncounted = _counted_too(question_kept)
+        plan.alternatives += [a for text in counted for a in alternatives(text, unasked) if a not in plan.alternatives]
+        plan.set_aside += [a for text in uncounted for a in alternatives(text, unasked)]
     plan.kind = suggested_kind(plan)
     return plan
 
@@ -514,6 +517,25 @@ def _excluded_names(question: str, linked: dict[str, int], names: NameIndex) -> 
             excluded.append(pid)
             kept = kept[:before.start()] + " " * (end - before.start()) + kept[end:]
     return excluded, kept
+
+
+def _counted_too(question: str) -> tuple[list[str], list[str]]:
+    """What a sentence beside the asking adds to a list's criterion ("Which papers use RL? Count RLHF-style
+    preference tuning too.") and what it sets aside ("A project web page on its own doesn't count.")."""
+    counted, uncounted = [], []
+    for sentence in split_sentences(question):
+        text = sentence.text.strip("() ")
+        if match := _DOES_NOT_COUNT.match(text):
+            uncounted.append(match.group("what"))
+        elif match := _COUNTS_TOO.match(text):
+            counted.append(match.group("what") or match.group("also"))
+    return counted, uncounted
+
+
+_COUNTS_TOO = re.compile(r"(?:also\s+)?(?:count|include)\s+(?P<what>.+?)\s+(?:too|as\s+well)\W*$"
+                         r"|(?P<also>.+?)\s+(?:also\s+)?counts?(?:\s+(?:too|as\s+well))?\W*$", re.IGNORECASE)
+_DOES_NOT_COUNT = re.compile(r"(?P<what>.+?)\s+(?:on\s+(?:its|their)\s+own\s+|alone\s+)?(?:does|do)(?:n't|\s+not)"
+                             r"\s+count\W*$", re.IGNORECASE)
 
 
 def _set_aside(question: str) -> tuple[str, str]:

@@ -176,10 +176,21 @@ def test_the_asker_the_corpus_and_a_preamble_are_not_the_criterion(question, cri
     ("Other than the ones built around sonar, which papers map coral reefs?", "map coral reefs", ["sonar"]),
     ("Which papers map coral reefs, apart from those using drones or divers?", "map coral reefs", ["drones", "divers"]),
     ("Which papers are not about sonar?", "sonar", []),  # a negation, the complement
+    # a sentence beside the asking sets papers aside
+    ("Which papers map coral reefs? (Sonar-only work doesn't count.)", "map coral reefs", ["Sonar-only"]),
 ])
 def test_papers_set_aside_by_description_are_not_the_criterion(question, criterion, set_aside) -> None:
     plan = plan_question(question, [])
     assert (plan.criterion, plan.set_aside) == (criterion, set_aside), plan
+
+
+@pytest.mark.parametrize(("question", "added"), [
+    ("Which papers map coral reefs? Count drone surveys too.", "drone surveys"),
+    ("Which papers map coral reefs? Sonar surveys count as well.", "Sonar surveys"),
+])
+def test_a_sentence_counting_more_adds_an_alternative(question, added) -> None:
+    plan = plan_question(question, [])
+    assert "map coral reefs" in plan.alternatives and added in plan.alternatives, plan
 
 
 @pytest.mark.parametrize(("question", "negated"), [
