@@ -177,8 +177,8 @@ _CUES = (
     _cue(_RELEASE, 6.0, r"https?://", r"github\b", r"www\.", r"(code|data|datasets?|models?|implementation|"
          r"software|source|toolkit|corpus|benchmark|weights|checkpoints)\b.{0,60}\b(is|are|will be|has been|"
          r"have been) (made )?((publicly|freely) (available|released)|available (at|online|on|from|for|to|upon|"
-         r"via)\b|released|open-sourced)", r"will be made available", r"we (release|open-source)\b",
-         r"open-source (code|implementation)"),
+         r"via)\b|released|open-sourced|provided (in|at|with|via)\b)", r"will be made available",
+         r"we (release|open-source)\b", r"open-source (code|implementation)", r"supplementary materials?\b"),
 )
 
 # Background is told impersonally ("X is widely used", "Existing methods fail"); the

@@ -421,6 +421,15 @@ def test_what_does_not_count_is_never_reported_missing(seed_assistant) -> None:
     assert "weakness" not in answer.text, answer.text
 
 
+def test_a_list_asking_for_code_finds_the_sentences_saying_where_it_is(seed_assistant) -> None:
+    """ "ship code" is written in no abstract, and the four sentences on code ("Code is available at ...", "code
+    ... provided in the supplementary material", "We will open-source code ...") had scored too low to clear the
+    bar: none matched. The sentences in the release role now count for a criterion asking for it."""
+    answer = seed_assistant.answer("Which papers ship their code?")
+    assert answer.kind == "list" and not answer.refused, answer.text
+    assert {"p04", "p07", "p10", "p16"} <= set(cited_ids(answer)), answer.text  # CoCHI, RISE, V33DA, DGP
+
+
 def test_papers_set_aside_by_description_leave_the_list(seed_assistant) -> None:
     """ "Other than the papers about X, which papers Y?" lists the Y papers that are not X; the "other than" had
     negated the whole question, and the list was every paper about neither."""

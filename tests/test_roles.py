@@ -74,6 +74,7 @@ def test_typical_abstract_reads_in_order() -> None:
     "Our code is available at https://github.com/example/repo.",
     "See www.example.org/project for videos.",
     "The dataset and models will be made publicly available.",
+    "Implementation details and code are provided in the supplementary material.",
 ])
 def test_links_and_releases_are_release_wherever_they_stand(link: str) -> None:
     body = ["Existing detectors fail on small objects.", "We propose a scale-aware detector.",
