@@ -525,6 +525,8 @@ def _counted_too(question: str) -> tuple[list[str], list[str]]:
     counted, uncounted = [], []
     for sentence in split_sentences(question):
         text = sentence.text.strip("() ")
+        if text.endswith("?"):  # (the asking itself: "Which papers report a token count?")
+            continue
         if match := _DOES_NOT_COUNT.match(text):
             uncounted.append(match.group("what"))
         elif match := _COUNTS_TOO.match(text):
@@ -533,7 +535,7 @@ def _counted_too(question: str) -> tuple[list[str], list[str]]:
 
 
 _COUNTS_TOO = re.compile(r"(?:also\s+)?(?:count|include)\s+(?P<what>.+?)\s+(?:too|as\s+well)\W*$"
-                         r"|(?P<also>.+?)\s+(?:also\s+)?counts?(?:\s+(?:too|as\s+well))?\W*$", re.IGNORECASE)
+                         r"|(?P<also>.+?)\s+(?:also\s+counts?|counts?\s+(?:too|as\s+well))\W*$", re.IGNORECASE)
 _DOES_NOT_COUNT = re.compile(r"(?P<what>.+?)\s+(?:on\s+(?:its|their)\s+own\s+|alone\s+)?(?:does|do)(?:n't|\s+not)"
                              r"\s+count\W*$", re.IGNORECASE)
 

@@ -187,10 +187,16 @@ def test_papers_set_aside_by_description_are_not_the_criterion(question, criteri
 @pytest.mark.parametrize(("question", "added"), [
     ("Which papers map coral reefs? Count drone surveys too.", "drone surveys"),
     ("Which papers map coral reefs? Sonar surveys count as well.", "Sonar surveys"),
+    ("Which papers map coral reefs? Drone surveys also count.", "Drone surveys"),
 ])
 def test_a_sentence_counting_more_adds_an_alternative(question, added) -> None:
     plan = plan_question(question, [])
     assert "map coral reefs" in plan.alternatives and added in plan.alternatives, plan
+
+
+def test_a_count_asked_for_adds_no_alternative() -> None:
+    plan = plan_question("Which papers report a coral count? The survey counts.", [])
+    assert plan.alternatives == ["coral count"], plan
 
 
 @pytest.mark.parametrize(("question", "negated"), [
