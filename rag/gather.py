@@ -671,9 +671,7 @@ class Gatherer:
         those that clear that description by the list's own bar."""
         if not plan.set_aside:
             return set()
-        aside = self._best_matches(plan.set_aside, pool)
-        ceiling = max((m.score for m in aside.values()), default=0.0)
-        return {pid for pid, m in aside.items() if _clears(m.score, ceiling)}
+        return _clearing({pid: m.score for pid, m in self._best_matches(plan.set_aside, pool).items()})
 
     def _closest(self, plan: QuestionPlan, ranked: Sequence[Match], members: Sequence[Match],
                  pool: Sequence[Paper]) -> list[Match]:
@@ -760,10 +758,9 @@ class Gatherer:
         sentence that put it in the set."""
         text = " ".join(terms)
         vector = self.embedder.embed_query(self.scorer.acronyms.expand(text))
-        scores = {pid: score for pid, _, score in self.scorer.membership(text, vector,
-                                                                          [self.papers[m.paper_id] for m in matches])}
-        ceiling = max(scores.values(), default=0.0)
-        return [m for m in matches if not _clears(scores.get(m.paper_id, 0.0), ceiling)]
+        cleared = _clearing({pid: score for pid, _, score in self.scorer.membership(
+            text, vector, [self.papers[m.paper_id] for m in matches])})
+        return [m for m in matches if m.paper_id not in cleared]
 
     def _contribution_match(self, match: Match) -> Match:
         """The paper with its contribution sentence (a complement list says what each paper is about instead)."""
@@ -955,6 +952,12 @@ def _quoted(alternatives: Sequence[str]) -> str:
 def _possible(score: float, ceiling: float) -> bool:
     """Borderline for a "which papers" set: above MEMBER_MIN and within POSSIBLE_WITHIN of the best."""
     return score >= MEMBER_MIN and score >= POSSIBLE_WITHIN * ceiling
+
+
+def _clearing(scores: Mapping[str, float]) -> set[str]:
+    """The papers whose scores clear a "which papers" bar, the best of them as its ceiling."""
+    ceiling = max(scores.values(), default=0.0)
+    return {pid for pid, score in scores.items() if _clears(score, ceiling)}
 
 
 def _clears(score: float, ceiling: float) -> bool:

@@ -515,7 +515,7 @@ def _excluded_names(question: str, linked: dict[str, int], names: NameIndex) -> 
             label = names.by_id[pid].label
             end = at + (len(label) if question.startswith(label, at) else len(name.group(0)) if name else 0)
             excluded.append(pid)
-            kept = kept[:before.start()] + " " * (end - before.start()) + kept[end:]
+            kept = _blanked(kept, before.start(), end)
     return excluded, kept
 
 
@@ -547,7 +547,12 @@ def _set_aside(question: str) -> tuple[str, str]:
     match = _SET_ASIDE_CLAUSE.search(question)
     if not match:
         return "", question
-    return match.group("what"), question[:match.start()] + " " * (match.end() - match.start()) + question[match.end():]
+    return match.group("what"), _blanked(question, match.start(), match.end())
+
+
+def _blanked(text: str, start: int, end: int) -> str:
+    """The text with a span taken out as spaces, so positions found in it still point into the question."""
+    return text[:start] + " " * (end - start) + text[end:]
 
 
 # Words setting papers aside: "other than DaTMe", "apart from the ones on LLMs".

@@ -146,13 +146,6 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Give me everything on reef mapping, even if mapping is only one of several aims.", "reef mapping"),
     ("I want every paper with a reef survey, not just lab experiments.", "reef survey"),
     ("Which papers map reefs, whether by drone or by diver?", "map reefs"),
-])
-def test_what_listed_papers_do_instead_is_not_the_criterion(question, criterion) -> None:
-    plan = plan_question(question, [])
-    assert plan.criterion == criterion and not plan.contributed, plan
-
-
-@pytest.mark.parametrize(("question", "criterion"), [
     # the asker and the corpus
     ("I need everything in this batch on coral reefs", "coral reefs"),
     ("Is anyone in this collection working with coral reefs?", "coral reefs"),
@@ -167,9 +160,11 @@ def test_what_listed_papers_do_instead_is_not_the_criterion(question, criterion)
     ("I review for a marine workshop. Which of these papers map coral reefs?", "map coral reefs"),
     ("For the checklist: which papers share their reef maps? A photo alone doesn't count.", "share reef maps"),
 ])
-def test_the_asker_the_corpus_and_a_preamble_are_not_the_criterion(question, criterion) -> None:
+def test_what_papers_do_instead_the_asker_and_a_preamble_are_not_the_criterion(question, criterion) -> None:
+    """What the listed papers do instead, a concession, the asker, the corpus and a preamble surround the
+    criterion; none of it is what the papers must be about, nor what they must contribute."""
     plan = plan_question(question, [])
-    assert plan.criterion == criterion, plan.criterion
+    assert plan.criterion == criterion and not plan.contributed, plan
 
 
 @pytest.mark.parametrize(("question", "criterion", "set_aside"), [
