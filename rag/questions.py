@@ -48,9 +48,10 @@ _SET_VALUED = re.compile(
     rf"\b(?:which|what|list|name|find|show|enumerate|are\s+there|how\s+many|any|(?:looking|searching)\s+for)\b[^?.]*?"
     rf"\b{_SET_NOUN}\b"
     r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
-    r"|\b(?:anything|everything)\s+(?:on|about|regarding|concerning|involving|covering|using|with|related\s+to|that"
+    r"|\b(?:anything|everything|stuff)\s+(?:on|about|regarding|concerning|involving|covering|using|with|related\s+to|that"
     r"|in\s+here)\b"
     r"|\bany\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b"
+    r"|\bany\b[^?.]*?\b(?:in\s+)?here\b"  # ("Any new benchmarks introduced here?": "here" is the collection)
     r"|\bwhat(?:'s|\s+is)\s+(?:out\s+)?there\b|\binterested\s+in\s+(?:any\s+)?(?:work|research)\b"
     rf"|\bamong\s+(?:the|these|those|all)\s+{_SET_NOUN}\b"
     r"|\bwhich\s+(?:of|among)\s+(?:them|these|those)\b(?!\s+(?:is|was|has|does)\b)"  # ("Which of them is": one)
@@ -74,9 +75,11 @@ _LIST_COMMA = re.compile(r",\s+")
 _BOTH = re.compile(r"\bboth\s+([^?.;]+?)\s+and\s+([^?.;]+)", re.IGNORECASE)
 LIST_ITEM_TERMS = 3  # an item of "A, B, or C" is a short noun phrase
 ALTERNATIVE_TERMS = 4  # longer criterion parts are one criterion, not alternatives (dev+probe list F1: 0.81 -> 0.83)
-_ALTERNATIVE = re.compile(r",?\s+(?:or|including|(?<!\bnot\s)counting|such\s+as|e\.g\.,?|i\.e\.,?|especially)\s+|\s*\("
-                          r"|,\s+(?:meaning|namely|that\s+is|like),?\s+"  # (", meaning/like proofs, ...": as "i.e.")
+_ALTERNATIVE = re.compile(r",?\s+(?:or|including|(?<!\bnot\s)counting|such\s+as|e\.g\.,?|especially)\s+|\s*\("
+                          r"|,\s+like,?\s+"  # (", like proofs, ...": as "e.g.")
                           r"|(?<=[a-z])/(?=[a-z])", re.IGNORECASE)  # ("synthetic/controlled data": either)
+# A restatement: what follows says the same in other words ("training-free, i.e., can be bolted onto a model").
+_RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+other\s+words),?\s+", re.IGNORECASE)
 # A description runs until its clause ends: a word followed by punctuation, or by "and"/"with"/"vs" and the next
 # "the ..." description, is its last word. Words are whole ("Qwen2.5" is one word, "model." is "model").
 _WORD_WHOLE = r"[\w&+'-]+(?:\.[\w&+'-]+)*(?![\w&+'-])"
@@ -353,11 +356,14 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     names = NameIndex.of(papers)
     linked = _linked(question, names)
     unnamed = _COLLECTION.sub(lambda m: " " * len(m.group(0)), question)  # "this collection" points at nothing said
+    spelled: dict[str, int] = {}  # where a long form naming a paper ends
     if acronyms:  # "Dynamic Gated Pathways" -> DGP; a label that is itself a long form still matches as written
         for pid, at in _linked(acronyms.shorten(question), names).items():
+            if pid not in linked and (span := _spelled_out(question, names.by_id[pid].label, acronyms)):
+                linked[pid], spelled[pid] = span
             linked.setdefault(pid, at)
     named = sorted(linked, key=lambda pid: linked[pid])
-    excluded, question_kept = _excluded_names(question, linked, names)
+    excluded, question_kept = _excluded_names(question, linked, names, spelled)
     set_aside, question_kept = _set_aside(question_kept) if _SET_VALUED.search(question) else ("", question_kept)
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
     # so an answer can say no abstract mentions it.
@@ -503,17 +509,27 @@ _ANOTHER = re.compile(r"(?<!\bthe\s)\b(?:another|other|a\s+different)\s+(?:paper
 _SENTENCE_END = re.compile(r"[.?!](?:\s+|$)|\s*[()]")
 
 
-def _excluded_names(question: str, linked: dict[str, int], names: NameIndex) -> tuple[list[str], str]:
+def _spelled_out(question: str, label: str, acronyms: Acronyms) -> tuple[int, int] | None:
+    """Where the question spells out a paper's acronym label ("the Dynamic Gated Pathways paper" for DGP)."""
+    long = acronyms.long_of.get(label.lower())
+    found = re.search(re.escape(long), question, re.IGNORECASE) if long else None
+    return found.span() if found else None
+
+
+def _excluded_names(question: str, linked: dict[str, int], names: NameIndex, spelled: Mapping[str, int]
+                    ) -> tuple[list[str], str]:
     """The named papers the question sets aside ("Which papers besides DaTMe study diffusion?"), and the question
     without those phrases: the name is no paper asked about, and "other than DaTMe" negates no criterion. It
-    had been read as a question about DaTMe and answered from DaTMe alone."""
+    had been read as a question about DaTMe and answered from DaTMe alone. ``spelled``: where a name spelled out
+    ends ("Besides the Dynamic Gated Pathways paper": all three words, not "Gated Pathways" left as a description)."""
     excluded, kept = [], question
     for pid, at in linked.items():
         before = _SETTING_ASIDE.search(question[:at])
         if before:
             name = re.match(r"[\w&+.'-]+(?:\s+(?:paper|work|study|abstract)\b)?", question[at:])
             label = names.by_id[pid].label
-            end = at + (len(label) if question.startswith(label, at) else len(name.group(0)) if name else 0)
+            end = spelled[pid] if pid in spelled else \
+                at + (len(label) if question.startswith(label, at) else len(name.group(0)) if name else 0)
             excluded.append(pid)
             kept = _blanked(kept, before.start(), end)
     return excluded, kept
@@ -547,7 +563,11 @@ def _set_aside(question: str) -> tuple[str, str]:
     match = _SET_ASIDE_CLAUSE.search(question)
     if not match:
         return "", question
-    return match.group("what"), _blanked(question, match.start(), match.end())
+    kept = _blanked(question, match.start(), match.end())
+    if match.group(0)[:1] != ",":  # the clause opened a sentence, which now starts at the next word
+        end = len(kept) - len(kept[match.end():].lstrip())
+        kept = kept[:end] + kept[end:end + 1].upper() + kept[end + 1:]
+    return match.group("what"), kept
 
 
 def _blanked(text: str, start: int, end: int) -> str:
@@ -556,9 +576,11 @@ def _blanked(text: str, start: int, end: int) -> str:
 
 
 # Words setting papers aside: "other than DaTMe", "apart from the ones on LLMs".
-_ASIDE = r"(?:other\s+than|besides|beside|apart\s+from|aside\s+from|except(?:\s+for)?|excluding|not\s+counting)"
-_SET_ASIDE_CLAUSE = re.compile(rf"(?:^|,)\s*{_ASIDE}\s+(?:the\s+)?(?:ones?|papers?|works?|studies|abstracts)?"
-                               r"\s*(?:(?:that|which)\s+(?:are|is)\s+)?(?:built\s+)?(?:around|on|about|using|with)?\s*"
+_ASIDE = (r"(?:other\s+than|besides|beside|apart\s+from|aside\s+from|except(?:\s+for)?|excluding|not\s+counting"
+          r"|(?:setting|leaving|putting)\s+aside|leaving\s+out|not\s+including)")
+# (at the start of a sentence or after a comma or dash: "... work. Setting aside the paper on X, which ...")
+_SET_ASIDE_CLAUSE = re.compile(rf"(?:^|,|(?<=[.?!\u2013\u2014]))\s*{_ASIDE}\s+(?:the\s+)?"
+                               r"(?:ones?|papers?|works?|studies|abstracts)?\s*(?:(?:that|which)\s+(?:are|is)\s+)?(?:built\s+)?(?:around|on|about|using|with)?\s*"
                                r"(?P<what>[^,;:?.!]+?)\s*(?:,|(?=[?.!]\s*$))", re.IGNORECASE)
 # ... a named paper, right before its name ("other than (the) DaTMe (paper)").
 _SETTING_ASIDE = re.compile(rf"\b(?:{_ASIDE}|beyond)\s+(?:the\s+)?$", re.IGNORECASE)
@@ -581,7 +603,7 @@ def _negated_set(question: str) -> str:
     not about LLMs?") leaves the whole collection, and the list is its complement."""
     sentence = _set_sentence(question)
     negation = _NEGATED.search(sentence)
-    return " ".join(content_terms(sentence[:negation.start()])) if negation else ""
+    return _phrase_terms(sentence[:negation.start()]) if negation else ""
 
 
 def set_phrase(question: str) -> str:
@@ -590,8 +612,18 @@ def set_phrase(question: str) -> str:
     for match in [*_SET_PHRASE.finditer(question), *_SET_ON.finditer(question)]:
         phrase = match.group(1)
         if content_terms(phrase) and not all(w.lower() in _REFERENCE_WORDS for w in phrase.split()):
-            return " ".join(content_terms(phrase))
+            return _phrase_terms(phrase)
     return ""
+
+
+def _phrase_terms(phrase: str) -> str:
+    """A set description's content words, a slash kept between two of them: "the health/medicine-related
+    papers" -> "health/medicine", either of which, as alternatives read a slash ("health medicine" had matched
+    one paper)."""
+    return "/".join(" ".join(terms) for side in _SLASH.split(phrase) if (terms := content_terms(side)))
+
+
+_SLASH = re.compile(r"(?<=[a-z])/(?=[a-z])", re.IGNORECASE)
 
 
 def suggested_kind(plan: QuestionPlan) -> Kind:
@@ -678,7 +710,9 @@ _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to
                        r"|,\s+not\s+(?:just|only|merely|simply)|,\s+whether)\b[^,;:?.!()]*"
                        r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|not|except|excluding)\b[^()]*\)",
                        re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
-_EXAMPLES = re.compile(r"\s*\(([^()]*)\)")
+# ("(A, B)", "— A, B —", "— A, B?" at the end)
+_EXAMPLES = re.compile(r"\s*\((?P<a>[^()]*)\)"
+                       r"|\s+[\u2013\u2014]\s*(?P<b>[^\u2013\u2014]+?)\s*(?:[\u2013\u2014](?=\s)|(?=[?.!]*\s*$))")
 _EXAMPLE_SEPARATOR = re.compile(r",?\s+or\s+|,\s+|\s*/\s*|^(?:e\.g\.|i\.e\.|such\s+as)\s*,?\s*", re.IGNORECASE)
 # (of a criterion's content words, one word ending the phrase: not "without proposing method fix", "without human
 # labels")
@@ -693,8 +727,12 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     the items only detail it ("look inside a model (heads, layers, hidden states) to find why it fails"): alone,
     "layers" listed papers that merely have layers (on the tuning sets F1 fell on four such lists).
     """
+    restated = [side for side in _RESTATED.split(question, maxsplit=1) if content_terms(side, drop)]
+    if len(restated) == 2:  # each side states the whole criterion: the short one is not joined to the long one
+        return list(dict.fromkeys(a for side in restated for a in alternatives(side, drop)))
     for match in _EXAMPLES.finditer(question):
-        items = [i for i in _EXAMPLE_SEPARATOR.split(match.group(1)) if content_terms(i, drop)]  # (not "etc.")
+        listed = match.group("a") if match.group("a") is not None else match.group("b")
+        items = [i for i in _EXAMPLE_SEPARATOR.split(listed) if content_terms(i, drop)]  # (not "etc.")
         if len(items) >= 2 and all(len(content_terms(i, drop)) <= LIST_ITEM_TERMS for i in items):
             around = alternatives(question[:match.start()] + question[match.end():], drop)
             if around and max(len(part.split()) for part in around) <= ALTERNATIVE_TERMS:
@@ -922,8 +960,14 @@ def expected_answer(question: str) -> Expects:
 def contributed_phrase(question: str) -> str:
     """What a question asks papers to contribute: "Which papers introduce a new named benchmark for evaluating
     models?" -> "a new named benchmark"; empty when it asks for none."""
-    match = _CONTRIBUTING.search(question)
+    match = _CONTRIBUTING.search(question) or _CONTRIBUTED.search(question)
     return match.group("what") if match else ""
+
+
+# ... or the verb after it: "Any new benchmarks or datasets introduced here?"
+_CONTRIBUTED = re.compile(r"\b(?P<what>(?:new|novel)\b[^;:?.!()]*?)\s+(?:being\s+)?(?:introduc|propos|present|releas"
+                          r"|contribut|buil[dt]|creat|construct|develop|design|curat|assembl|compil)ed\b",
+                          re.IGNORECASE)
 
 
 def defined_term(question: str) -> str:

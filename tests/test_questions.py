@@ -19,6 +19,7 @@ import pytest
 
 from rag.config import SEED_CORPUS
 from rag.corpus import Paper, load_corpus, make_paper
+from rag.evidence import Acronyms
 from rag.generation import Message
 from rag.questions import (
     MAX_NAME_PAPERS,
@@ -101,6 +102,8 @@ def test_the_name_index_finds_exactly_what_scanning_every_abstract_finds(seeds, 
     "Anything with satellite imagery?",
     "I'm looking for papers that forecast floods.",
     "List the submissions that introduce a new benchmark.",  # "the submissions that ..." is the set, not one paper
+    "Any new reef datasets introduced here?",  # "here" is the collection
+    "stuff on coral bleaching?",
 ])
 def test_questions_about_sets_of_papers_suggest_a_list(question) -> None:
     plan = plan_question(question, [])
@@ -173,6 +176,11 @@ def test_what_papers_do_instead_the_asker_and_a_preamble_are_not_the_criterion(q
     ("Which papers are not about sonar?", "sonar", []),  # a negation, the complement
     # a sentence beside the asking sets papers aside
     ("Which papers map coral reefs? (Sonar-only work doesn't count.)", "map coral reefs", ["Sonar-only"]),
+    # "setting aside ..." opening a sentence after a preamble, and "not counting ..." after a dash
+    ("Reef work is booming. Setting aside the paper on sonar mapping, which papers count corals?", "count corals",
+     ["sonar mapping"]),
+    ("Which papers count corals \u2014 not counting the drone survey paper or the tide model?", "count corals",
+     ["drone survey", "tide model"]),
 ])
 def test_papers_set_aside_by_description_are_not_the_criterion(question, criterion, set_aside) -> None:
     plan = plan_question(question, [])
@@ -217,6 +225,7 @@ def test_only_a_negation_in_the_set_question_asks_for_the_complement(question, n
     ("Which coastal papers don't use satellites at all?", "coastal", ["satellites"]),
     ("Which papers involving rivers aren't about flooding or drought?", "rivers", ["flooding", "drought"]),
     ("Which water-related papers do not rely on drones?", "water", ["drones"]),
+    ("Of the ocean/coast-related papers, which ones don't use drones?", "ocean/coast", ["drones"]),  # either one
     # "among the papers on X (...)" is a set even when its question word comes after the parentheses
     ("Among the papers on river monitoring (drones or buoys), which ones do not use sonar?",
      "river monitoring drones buoys", ["sonar"]),
@@ -339,6 +348,15 @@ def test_pointers_are_not_a_set_phrase(question) -> None:
     ("mapping reefs without training anything extra", ["mapping reefs without training extra",
                                                        "mapping reefs training-free"]),
     ("mapping reefs without proposing a new sensor", ["mapping reefs without proposing sensor"]),
+    # a restatement states the whole criterion again: the short side is not joined to the long one
+    ("label-free, i.e., can count corals on a new reef without any annotation",
+     ["label-free", "count corals reef without annotation", "count corals reef annotation-free"]),
+    ("coral papers, that is, work on reef-building animals", ["coral", "reef-building animals"]),
+    # examples between dashes, or after a dash at the end, as in a parenthesis
+    ("ocean sensing \u2014 sonar, lidar or tide gauges \u2014 at scale", ["ocean sensing scale", "sonar", "lidar",
+                                                                       "tide gauges"]),
+    ("anything involving reefs \u2014 coral data, fish counts, that sort of thing?", ["reefs", "coral data",
+                                                                                  "fish counts"]),
     ("counting corals without diver labels", ["counting corals without diver labels"]),
 ])
 def test_criterion_alternatives_split_on_or_including_such_as(criterion, expected) -> None:
@@ -819,6 +837,9 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
     # degree words frame the criterion ("centrally" had matched "a central question" in two abstracts)
     ("What papers are centrally concerned with pruning?", ["pruning"]),
     ("Which works are largely focused on coral reefs?", ["coral", "reefs"]),
+    # talk around the criterion ("any kind of imaging" had asked every paper to write "kind")
+    ("Which papers don't use any kind of sonar data?", ["sonar", "data"]),
+    ("Which papers study reef fish and that sort of thing?", ["reef", "fish"]),
 ])
 def test_framing_phrases_are_not_content_terms(question, terms) -> None:
     assert plan_question(question, []).terms == terms
@@ -889,6 +910,14 @@ def test_a_named_paper_set_aside_is_avoided_not_asked_about(seeds: list[Paper], 
     assert [t.lower() for t in plan.terms] == ["diffusion", "models"], plan.terms
 
 
+def test_a_paper_set_aside_by_its_spelled_out_name_is_avoided(seeds: list[Paper]) -> None:
+    """ "Besides the Dynamic Gated Pathways paper" (DGP's long form): only "Besides the Dynamic" had been taken out,
+    and "Gated Pathways" was left as a description, so the list became a comparison and was refused."""
+    question = "Besides the Dynamic Gated Pathways paper, which submissions study multimodal LLMs?"
+    plan = plan_question(question, seeds, acronyms=Acronyms(seeds))
+    assert plan.avoided == [seed_id(seeds, "DGP")] and not plan.described and plan.kind == "list", plan
+
+
 @pytest.mark.parametrize(("question", "similar"), [
     ("Find papers similar to GlowNet.", True),
     ("What else is like GlowNet?", True),
@@ -930,6 +959,8 @@ def test_requests_about_the_answers_form_are_not_content(question, terms) -> Non
     ("What papers are built on causality?", ""),
     ("Which papers put their reef maps online?", ""),
     ("Which papers use benchmarks?", ""),
+    ("Any new reef datasets introduced here?", "new reef datasets"),  # the verb after what is contributed
+    ("Which papers use datasets introduced by others?", ""),
 ])
 def test_what_a_question_asks_papers_to_contribute(question, contributed) -> None:
     assert contributed_phrase(question) == contributed
