@@ -79,6 +79,7 @@ _ALTERNATIVE = re.compile(r",?\s+(?:or|including|(?<!\bnot\s)counting|such\s+as|
                           r"|,\s+like,?\s+"  # (", like proofs, ...": as "e.g.")
                           r"|(?<=[a-z])/(?=[a-z])", re.IGNORECASE)  # ("synthetic/controlled data": either)
 # A restatement: what follows says the same in other words ("training-free, i.e., can be bolted onto a model").
+_DASH = re.compile(r"\s+[\u2013\u2014]\s+")  # ("with zero training \u2014 you just bolt them onto a model")
 _RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+other\s+words),?\s+", re.IGNORECASE)
 # A description runs until its clause ends: a word followed by punctuation, or by "and"/"with"/"vs" and the next
 # "the ..." description, is its last word. Words are whole ("Qwen2.5" is one word, "model." is "model").
@@ -712,11 +713,12 @@ _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to
                        re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
 # ("(A, B)", "— A, B —", "— A, B?" at the end)
 _EXAMPLES = re.compile(r"\s*\((?P<a>[^()]*)\)"
-                       r"|\s+[\u2013\u2014]\s*(?P<b>[^\u2013\u2014]+?)\s*(?:[\u2013\u2014](?=\s)|(?=[?.!]*\s*$))")
+                       r"|\s+[\u2013\u2014]\s*(?P<b>[^\u2013\u2014]+?)\s*(?:[\u2013\u2014](?=[\s?.!,;:]|$)|(?=[?.!]*\s*$))")
 _EXAMPLE_SEPARATOR = re.compile(r",?\s+or\s+|,\s+|\s*/\s*|^(?:e\.g\.|i\.e\.|such\s+as)\s*,?\s*", re.IGNORECASE)
 # (of a criterion's content words, one word ending the phrase: not "without proposing method fix", "without human
 # labels")
-_WITHOUT = re.compile(r"\bwithout\s+([a-z]{4,})(?:\s+(?:extra|additional))?(?=$|\s+(?:or|and)\b)", re.IGNORECASE)
+_WITHOUT = re.compile(r"\b(?:without|zero)\s+([a-z]{4,})(?:\s+(?:extra|additional))?(?=$|\s+(?:or|and)\b)",
+                      re.IGNORECASE)
 
 
 def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
@@ -727,9 +729,8 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     the items only detail it ("look inside a model (heads, layers, hidden states) to find why it fails"): alone,
     "layers" listed papers that merely have layers (on the tuning sets F1 fell on four such lists).
     """
-    restated = [side for side in _RESTATED.split(question, maxsplit=1) if content_terms(side, drop)]
-    if len(restated) == 2:  # each side states the whole criterion: the short one is not joined to the long one
-        return list(dict.fromkeys(a for side in restated for a in alternatives(side, drop)))
+    if restated := _restated(question, _RESTATED.split(question, maxsplit=1), drop):
+        return restated
     for match in _EXAMPLES.finditer(question):
         listed = match.group("a") if match.group("a") is not None else match.group("b")
         items = [i for i in _EXAMPLE_SEPARATOR.split(listed) if content_terms(i, drop)]  # (not "etc.")
@@ -737,6 +738,8 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
             around = alternatives(question[:match.start()] + question[match.end():], drop)
             if around and max(len(part.split()) for part in around) <= ALTERNATIVE_TERMS:
                 return list(dict.fromkeys([*around, *(" ".join(content_terms(i, drop)) for i in items)]))
+    if restated := _restated(question, _DASH.split(question), drop):  # (one dash, not a pair around examples)
+        return restated
     pieces = _ALTERNATIVE.split(question)
     if len(pieces) >= 2:  # "A, B, or C": the commas of the list that ends in the last "or" separate alternatives
         listed = _LIST_COMMA.split(pieces[-2])  # too ("X, e.g. A, B, C or D": A, B and C)
@@ -747,6 +750,21 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     if len(parts) > 1 and max(len(p.split()) for p in parts) > ALTERNATIVE_TERMS:
         parts = [" ".join(parts)]  # "or" joins parts of one long criterion, not alternatives: keep it whole
     return parts + [free for part in parts if (free := _free_form(part)) != part]
+
+
+def _restated(question: str, sides: Sequence[str], drop: Sequence[str]) -> list[str]:
+    """When the question states its criterion twice ("training-free, i.e., can be bolted onto a model ..."): a
+    short side is an alternative of its own, beside the whole; joined to the long side, "training-free" had
+    listed one of the two training-free papers. A long side is no alternative alone: among 10k abstracts "whether
+    the quantity can be uniquely pinned down from the data" listed look-alikes of identifiability papers."""
+    if len(sides) != 2 or not all(content_terms(side, drop) for side in sides):
+        return []
+    each = [alternatives(side, drop) for side in sides]  # (a side listing short examples is short)
+    short = [parts for parts in each if max(len(part.split()) for part in parts) <= ALTERNATIVE_TERMS]
+    if not short:
+        return []
+    whole = [] if len(short) == 2 else alternatives(" ".join(sides), drop)
+    return list(dict.fromkeys([*(part for parts in short for part in parts), *whole]))
 
 
 def _free_form(part: str) -> str:

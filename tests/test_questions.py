@@ -348,10 +348,14 @@ def test_pointers_are_not_a_set_phrase(question) -> None:
     ("mapping reefs without training anything extra", ["mapping reefs without training extra",
                                                        "mapping reefs training-free"]),
     ("mapping reefs without proposing a new sensor", ["mapping reefs without proposing sensor"]),
-    # a restatement states the whole criterion again: the short side is not joined to the long one
+    # a restatement states the whole criterion again: a short side is an alternative beside the whole, a long one
+    # only in it
     ("label-free, i.e., can count corals on a new reef without any annotation",
-     ["label-free", "count corals reef without annotation", "count corals reef annotation-free"]),
+     ["label-free", "label-free count corals reef without annotation", "label-free count corals reef annotation-free"]),
     ("coral papers, that is, work on reef-building animals", ["coral", "reef-building animals"]),
+    # so does one dash; "zero X" is also written "X-free"
+    ("counting corals with zero labels \u2014 you just aim a camera at the reef",
+     ["counting corals zero labels", "counting corals label-free", "aim camera reef"]),
     # examples between dashes, or after a dash at the end, as in a parenthesis
     ("ocean sensing \u2014 sonar, lidar or tide gauges \u2014 at scale", ["ocean sensing scale", "sonar", "lidar",
                                                                        "tide gauges"]),
