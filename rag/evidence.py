@@ -91,7 +91,18 @@ _NAME_TOKEN = re.compile(r"(?<![\w$\\])(?:[A-Za-z][\w.+-]*[a-z][A-Z][\w.+-]*|[A-
                          r"|[A-Z]{3,}(?:-[\w.+-]+)?)(?![\w])")
 
 
-def _names_other_than(text: str, label: str) -> bool:
+# ... and one asking for them in the plural ("Which specific LLMs did CoCHI run on?"): the noun asked for.
+_NAMES_ASKED = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?P<noun>models|datasets|benchmarks|baselines|backbones"
+                          r"|architectures|LLMs|encoders|networks|checkpoints)\b", re.IGNORECASE)
+
+
+def names_asked(question: str) -> str:
+    """The named things a question asks for in the plural ("LLMs" of "Which specific LLMs did CoCHI use?")."""
+    match = _NAMES_ASKED.search(question)
+    return match.group("noun") if match else ""
+
+
+def names_other_than(text: str, label: str) -> bool:
     """Whether a sentence names a model, dataset or method other than its paper's own ``label``."""
     own = {w.lower() for w in re.split(r"[\s/]+", label)}
     return any(m.group(0).lower().rstrip(".,") not in own for m in _NAME_TOKEN.finditer(text))
@@ -492,7 +503,7 @@ class EvidenceScorer:
             for sentence, similarity, role, stems in zip(paper.sentences, similarities, paper.roles, paper.stems,
                                                          strict=True):
                 bonus = ROLE_BONUS if role in asked else -ROLE_BONUS if role == "release" else 0.0
-                if names_asked and _names_other_than(sentence.text, source.paper.label):
+                if names_asked and names_other_than(sentence.text, source.paper.label):
                     bonus += ROLE_BONUS  # "What models did they test it on?": "Experiments on PixArt-α and FLUX"
                 if any(holds_phrase(sentence.text, phrase) for phrase in quoted):
                     bonus += QUOTED_BONUS

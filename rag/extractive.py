@@ -126,6 +126,8 @@ def missing_kind_sentence(labels: Sequence[str], expects: str, count: int | None
         noun = count_noun.strip() or "items"
         verb = 'does' if len(labels) == 1 else 'do'
         return f"{owner} {verb} not name the {NUMBER_WORDS.get(count or 0, count)} {noun}."
+    if expects == "names":  # "The CoCHI abstract does not name the LLMs."
+        return f"{owner} {'does' if len(labels) == 1 else 'do'} not name the {count_noun}."
     return f"{owner} {'does' if len(labels) == 1 else 'do'} not say which one is {count_noun or 'the best'}."
 
 

@@ -43,7 +43,9 @@ from .evidence import (
     has_expected,
     holds_phrase,
     named_phrase,
+    names_asked,
     names_one_of,
+    names_other_than,
     says_what_it_is,
     specific_terms,
     stated_count,
@@ -579,6 +581,8 @@ class Gatherer:
         absent = list(dict.fromkeys(named)) + missing
         if absent:
             return Missing("terms", labels, absent)
+        if (noun := names_asked(plan.question)) and gathered.focus and not self._names_any(gathered.focus):
+            return Missing("kind", labels, [], "names", None, noun)
         if plan.expects not in ("figure", "enumeration", "winner"):
             return None
         best = gathered.evidence[0].score
@@ -598,6 +602,15 @@ class Gatherer:
         across = plan.expects == "winner" and not gathered.focus  # "Which benchmark is the largest?": of them all
         asked = superlative(plan.question) if plan.expects == "winner" else plan.count_noun  # ("the largest")
         return Missing("kind", [] if across else labels, [], plan.expects, plan.count, asked)
+
+    def _names_any(self, paper_ids: Sequence[str]) -> bool:
+        """Whether any of these abstracts names a model, dataset or method besides the paper's own: asked "Which
+        specific LLMs did CoCHI run on?", the answer had quoted "Experiments across multiple LLMs show ...". Any
+        coined token or capitals count (RISE's "MuSiQue", DaTMe's "FLUX", even a "MARL" or "SSL"), so only an
+        abstract naming nothing else is said not to name them (4 of the 19 seeds)."""
+        banked = self.scorer.bank.get([self.papers[pid] for pid in paper_ids])
+        return any(names_other_than(sentence.text, self.papers[pid].label)
+                   for pid in paper_ids for sentence in banked[pid].sentences)
 
     def _counting_alike(self, plan: QuestionPlan, candidates: Sequence[Evidence]) -> list[Evidence]:
         """The sentences stating a count of what the question counts in other words: "How many broken runs does

@@ -521,6 +521,22 @@ def test_items_named_a_sentence_each_are_not_said_to_be_missing(seed_assistant) 
     assert "conditional-mean degeneration" in answer.text and cited_ids(answer) == ["p01"], answer.text
 
 
+@pytest.mark.parametrize(("question", "paper_id", "named"), [
+    ("Which specific LLMs did CoCHI run on?", "p04", None),  # "Experiments across multiple LLMs": none named
+    ("Which backbone models did RISE run on?", "p07", "Qwen2.5-7B"),
+    ("Which diffusion models was DaTMe evaluated on?", "p12", "FLUX"),
+])
+def test_named_things_asked_for_are_quoted_or_said_not_to_be_named(seed_assistant, question, paper_id, named) -> None:
+    """Asked which LLMs CoCHI ran on, the answer quoted "Experiments across multiple LLMs show ..." as if it said;
+    an abstract that names its models is quoted where it does."""
+    answer = seed_assistant.answer(question)
+    assert cited_ids(answer) == [paper_id], answer.text
+    if named is None:
+        assert answer.refused and first_sentence(answer.text).endswith("does not name the LLMs."), answer.text
+    else:
+        assert not answer.refused and named in answer.text, answer.text
+
+
 def test_what_is_a_term_leads_with_the_sentence_saying_what_it_is(seed_assistant) -> None:
     """ "What is token merging?" led with "A key challenge is determining which tokens can be safely merged";
     DaTMe's abstract opens with what token merging is."""
