@@ -761,8 +761,8 @@ def stated_count(text: str) -> tuple[int, str] | None:
 
 def has_expected(expects: str, count: int | None, count_noun: str, text: str) -> bool:
     """Does the text hold the kind of content asked for: a figure (of the counted thing), N listed items, a winner?"""
-    if expects == "figure":
-        head = count_noun.split()[-1] if count_noun.split() else ""
+    if expects == "figure":  # (of a compound, its last part: "hours" of "GPU-hours", not "GPU")
+        head = count_noun.split()[-1].split("-")[-1] if count_noun.split() else ""
         return bool(_FIGURE.search(text)) and (not head or _uses(text, head))  # (case kept: "LLMs" is one LLM)
     if expects == "enumeration" and count:
         return _enumerates(text, count, count_noun)

@@ -1040,8 +1040,8 @@ def _noun_phrase(tokens: Sequence[str], plural: bool = False) -> str:
         noun.append(token)
         if plural and len(token) > 3 and token.lower().endswith("s") and not token.lower().endswith("ss"):
             break
-    while noun and any(c.isupper() or c.isdigit() for c in noun[-1]):
-        noun.pop()  # a name after the noun is its owner, not the noun
+    while len(noun) > 1 and any(c.isupper() or c.isdigit() for c in noun[-1]):
+        noun.pop()  # a name after the noun is its owner, not the noun (one alone is the noun: "GPU-hours")
     return " ".join(noun)
 
 

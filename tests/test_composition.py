@@ -626,3 +626,6 @@ def test_a_count_of_the_asked_thing_in_other_words_answers_a_number_question(see
     assert not runs.refused and "12,326" in runs.text, runs.text  # ("failed agent runs" ~ "failed trajectories" 0.39)
     other = seed_assistant.answer("How many GPUs were used to build Who&When Pro?")
     assert other.refused, other.text
+    # a compound counts its last part: "GPU-hours" are hours, and "33GB" of GPU memory counts none
+    hours = seed_assistant.answer("How many GPU-hours did the Token Hypothesis paper use?")
+    assert hours.refused and "gives no figure" in hours.text, hours.text
