@@ -521,6 +521,14 @@ def test_items_named_a_sentence_each_are_not_said_to_be_missing(seed_assistant) 
     assert "conditional-mean degeneration" in answer.text and cited_ids(answer) == ["p01"], answer.text
 
 
+def test_a_description_of_a_part_of_the_named_paper_points_at_that_paper(seed_assistant) -> None:
+    """ "the synthetic benchmark" is MODIRECT's (its abstract writes "synthetic"); retrieved alone it is the
+    tabular paper's "synthetic task families", and the answer compared the two."""
+    answer = seed_assistant.answer("On the synthetic benchmark, what motion direction accuracy does DeltaDirect "
+                                   "go from and to?")
+    assert answer.kind == "fact" and cited_ids(answer) == ["p11"] and "85.4%" in answer.text, answer.text
+
+
 @pytest.mark.parametrize(("question", "paper_id", "named"), [
     ("Which specific LLMs did CoCHI run on?", "p04", None),  # "Experiments across multiple LLMs": none named
     ("Which backbone models did RISE run on?", "p07", "Qwen2.5-7B"),
