@@ -82,18 +82,15 @@ QUOTED_BONUS = 0.2
 # A question asking for named things (models, datasets, benchmarks a paper uses or is tested on) is answered by a
 # sentence naming them; such a sentence gains ROLE_BONUS as an asked-for role does. Named things are coined tokens
 # ("PixArt-α", "LLaVA-1.5-7B", "TabICL") or capitals ("FLUX"), the paper's own name left out.
+_NAMED_THINGS = r"(?:model|dataset|benchmark|baseline|backbone|architecture|LLM|encoder|network|checkpoint)"
 _ASKS_FOR_NAMES = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:models?|datasets?|benchmarks?|baselines?|backbones?|architectures?"
-    r"|LLMs?|encoders?|networks?)\b"
+    rf"\b(?:which|what)\s+(?:\w+\s+){{0,2}}?{_NAMED_THINGS}s?\b"
     r"|\b(?:test|tests|tested|testing|evaluate|evaluates|evaluated|evaluating|experiments?|benchmarked|run|ran)"
     r"\s+(?:\w+\s+)?on\s*(?:\?|$)", re.IGNORECASE)
+# ... and one asking for them in the plural ("Which specific LLMs did CoCHI run on?"): the noun asked for.
+_NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?:\w+\s+){{0,2}}?(?P<noun>{_NAMED_THINGS}s)\b", re.IGNORECASE)
 _NAME_TOKEN = re.compile(r"(?<![\w$\\])(?:[A-Za-z][\w.+-]*[a-z][A-Z][\w.+-]*|[A-Za-z]+[-.]?\d[\w.+-]*"
                          r"|[A-Z]{3,}(?:-[\w.+-]+)?)(?![\w])")
-
-
-# ... and one asking for them in the plural ("Which specific LLMs did CoCHI run on?"): the noun asked for.
-_NAMES_ASKED = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?P<noun>models|datasets|benchmarks|baselines|backbones"
-                          r"|architectures|LLMs|encoders|networks|checkpoints)\b", re.IGNORECASE)
 
 
 def names_asked(question: str) -> str:

@@ -78,9 +78,10 @@ ALTERNATIVE_TERMS = 4  # longer criterion parts are one criterion, not alternati
 _ALTERNATIVE = re.compile(r",?\s+(?:or|including|(?<!\bnot\s)counting|such\s+as|e\.g\.,?|especially)\s+|\s*\("
                           r"|,\s+like,?\s+"  # (", like proofs, ...": as "e.g.")
                           r"|(?<=[a-z])/(?=[a-z])", re.IGNORECASE)  # ("synthetic/controlled data": either)
-# A restatement: what follows says the same in other words ("training-free, i.e., can be bolted onto a model").
-_DASH = re.compile(r"\s+[\u2013\u2014]\s+")  # ("with zero training \u2014 you just bolt them onto a model")
+# A restatement: what follows says the same in other words ("training-free, i.e., can be bolted onto a model"), as
+# one dash may ("with zero training \u2014 you just bolt them onto a model").
 _RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+other\s+words),?\s+", re.IGNORECASE)
+_DASH = re.compile(r"\s+[\u2013\u2014]\s+")
 # A description runs until its clause ends: a word followed by punctuation, or by "and"/"with"/"vs" and the next
 # "the ..." description, is its last word. Words are whole ("Qwen2.5" is one word, "model." is "model").
 _WORD_WHOLE = r"[\w&+'-]+(?:\.[\w&+'-]+)*(?![\w&+'-])"
@@ -581,8 +582,9 @@ _ASIDE = (r"(?:other\s+than|besides|beside|apart\s+from|aside\s+from|except(?:\s
           r"|(?:setting|leaving|putting)\s+aside|leaving\s+out|not\s+including)")
 # (at the start of a sentence or after a comma or dash: "... work. Setting aside the paper on X, which ...")
 _SET_ASIDE_CLAUSE = re.compile(rf"(?:^|,|(?<=[.?!\u2013\u2014]))\s*{_ASIDE}\s+(?:the\s+)?"
-                               r"(?:ones?|papers?|works?|studies|abstracts)?\s*(?:(?:that|which)\s+(?:are|is)\s+)?(?:built\s+)?(?:around|on|about|using|with)?\s*"
-                               r"(?P<what>[^,;:?.!]+?)\s*(?:,|(?=[?.!]\s*$))", re.IGNORECASE)
+                               r"(?:ones?|papers?|works?|studies|abstracts)?\s*(?:(?:that|which)\s+(?:are|is)\s+)?"
+                               r"(?:built\s+)?(?:around|on|about|using|with)?\s*(?P<what>[^,;:?.!]+?)\s*(?:,|(?=[?.!]\s*$))",
+                               re.IGNORECASE)
 # ... a named paper, right before its name ("other than (the) DaTMe (paper)").
 _SETTING_ASIDE = re.compile(rf"\b(?:{_ASIDE}|beyond)\s+(?:the\s+)?$", re.IGNORECASE)
 
