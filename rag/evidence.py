@@ -88,7 +88,8 @@ _ASKS_FOR_NAMES = re.compile(
     r"|\b(?:test|tests|tested|testing|evaluate|evaluates|evaluated|evaluating|experiments?|benchmarked|run|ran)"
     r"\s+(?:\w+\s+)?on\s*(?:\?|$)", re.IGNORECASE)
 # ... and one asking for them in the plural ("Which specific LLMs did CoCHI run on?"): the noun asked for.
-_NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?:\w+\s+){{0,2}}?(?P<noun>{_NAMED_THINGS}s)\b", re.IGNORECASE)
+_NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:\w+\s+){{0,2}}?{_NAMED_THINGS}s)\b", re.IGNORECASE)
+_NOT_OF_THE_NOUN = frozenset({"specific", "exact", "particular", "actual", "individual", "named", "concrete"})
 _NAME_TOKEN = re.compile(r"(?<![\w$\\])(?:[A-Za-z][\w.+-]*[a-z][A-Z][\w.+-]*|[A-Za-z]+[-.]?\d[\w.+-]*"
                          r"|[A-Z]{3,}(?:-[\w.+-]+)?)(?![\w])")
 
@@ -96,7 +97,9 @@ _NAME_TOKEN = re.compile(r"(?<![\w$\\])(?:[A-Za-z][\w.+-]*[a-z][A-Z][\w.+-]*|[A-
 def names_asked(question: str) -> str:
     """The named things a question asks for in the plural ("LLMs" of "Which specific LLMs did CoCHI use?")."""
     match = _NAMES_ASKED.search(question)
-    return match.group("noun") if match else ""
+    noun = [w for w in match.group("noun").split() if w.lower() not in _NOT_OF_THE_NOUN] if match else []
+    # (words of the noun phrase only: "What did the models in CoCHI show?" asks for no names)
+    return "" if any(w.lower() in STOPWORDS for w in noun) else " ".join(noun)
 
 
 def names_other_than(text: str, label: str) -> bool:

@@ -433,6 +433,9 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     if asking and (own := content_terms(asking, drop=dropped)):
         plan.criterion_terms, plan.alternatives = own, _alternatives_of(asking, unasked)
         plan.aside_terms = [t for t in terms if t not in own]
+        # ("I'm trying to separate the math-heavy work from the benchmark-chasing. Which papers ...?": the
+        # preamble describes kinds of work, and "the math-heavy work" had made the list one paper's answer)
+        plan.described = [d for d in plan.described if d in asking]
     contrasted = _CONTRAST.sub("", asking or question_kept)  # "... rather than only experiments": not the criterion
     if (plan.set_valued or plan.seeks_papers) and contrasted != (asking or question_kept) \
             and (own := content_terms(contrasted, drop=dropped)):

@@ -20,6 +20,7 @@ from rag.evidence import (
     abbreviated,
     asked_roles,
     identity,
+    names_asked,
     names_one_of,
     says_what_it_is,
     stated_count,
@@ -189,3 +190,15 @@ def test_a_sentence_saying_what_a_term_is(sentence, term, says) -> None:
 ])
 def test_a_sentence_naming_one_of_the_things_asked_for(sentence, count, noun, names) -> None:
     assert names_one_of(sentence, count, noun) is names
+
+
+@pytest.mark.parametrize(("question", "noun"), [
+    ("Which specific LLMs did CoCHI run on?", "LLMs"),
+    ("Which diffusion models was DaTMe evaluated on?", "diffusion models"),
+    ("What backbones does RISE use?", "backbones"),
+    ("What model does DGP build on?", ""),  # one thing, which may be the paper's own
+    ("What did the models in CoCHI show?", ""),  # no names asked for
+    ("What are the datasets like?", ""),
+])
+def test_the_named_things_a_question_asks_for(question, noun) -> None:
+    assert names_asked(question) == noun

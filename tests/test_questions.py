@@ -990,6 +990,13 @@ def test_a_preamble_is_left_out_of_a_list_criterion(seeds) -> None:
     assert "recovered" in one.criterion, one  # "i.e." ends no sentence
 
 
+def test_a_preamble_describing_kinds_of_work_points_at_no_paper(seeds) -> None:
+    """ "the math-heavy work" of a preamble had been a description, and the list one paper's answer."""
+    plan = plan_question("I'm trying to separate the math-heavy work from the benchmark-chasing. Which papers back "
+                         "their claims with formal theory?", seeds)
+    assert plan.kind == "list" and not plan.described and "formal theory" in plan.criterion, plan
+
+
 def test_a_set_asking_sentence_that_points_back_keeps_the_sentence_before(seeds) -> None:
     """ "I'm after papers with clinical uses. Which ones fit?": "ones" refers back, so the criterion is in the
     sentence before; it had become "fit" alone, and the list was empty."""
