@@ -713,7 +713,8 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
 # paper ("a real theory part, not just experiments"). So is a concession ("a medical angle, even if medicine is only
 # one of several application domains", "code being shared, whether it's already out or just promised").
 _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to|even\s+(?:if|when|though))"
-                       r"|,\s+not\s+(?:just|only|merely|simply)|,\s+whether)\b[^,;:?.!()]*"
+                       r"|,\s+not\s+(?:just|only|merely|simply))\b[^,;:?.!()]*"
+                       r"|,\s+whether\b[^;:?.!()]*"  # (to the sentence's end: ", whether in people, animals or AI")
                        r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|not|except|excluding)\b[^()]*\)",
                        re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
 # ("(A, B)", "— A, B —", "— A, B?" at the end)

@@ -149,6 +149,7 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Give me everything on reef mapping, even if mapping is only one of several aims.", "reef mapping"),
     ("I want every paper with a reef survey, not just lab experiments.", "reef survey"),
     ("Which papers map reefs, whether by drone or by diver?", "map reefs"),
+    ("Who maps reefs, whether in lagoons, atolls or open sea?", "maps reefs"),  # (to the end, commas and all)
     # the asker and the corpus
     ("I need everything in this batch on coral reefs", "coral reefs"),
     ("Is anyone in this collection working with coral reefs?", "coral reefs"),
