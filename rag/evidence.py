@@ -106,6 +106,28 @@ def names_other_than(text: str, label: str) -> bool:
     """Whether a sentence names a model, dataset or method other than its paper's own ``label``."""
     own = {w.lower() for w in re.split(r"[\s/]+", label)}
     return any(m.group(0).lower().rstrip(".,") not in own for m in _NAME_TOKEN.finditer(text))
+
+
+def may_name_other_than(text: str, label: str) -> bool:
+    """``names_other_than``, or a capitalised word alone inside the sentence ("on Wikipedia and Reddit", "Mistral"):
+    before saying an abstract names none of what is asked for, a plain name must count too. A word of a run of
+    capitalised words ("Expected Calibration Error") or after a sentence break is no name."""
+    if names_other_than(text, label):
+        return True
+    own = {w.lower() for w in re.split(r"[\s/]+", label)}
+    tokens = list(_CAPITALISED_WORD.finditer(text))
+    for i, token in enumerate(tokens):
+        word = token.group(0)
+        if i == 0 or not (word[0].isupper() and word[1:].islower()) or word.lower() in own:
+            continue
+        neighbours = [tokens[i - 1].group(0), tokens[i + 1].group(0) if i + 1 < len(tokens) else ""]
+        after_break = text[:token.start()].rstrip()[-1:] in ".:;!?("
+        if not after_break and not any(n[:1].isupper() for n in neighbours):
+            return True
+    return False
+
+
+_CAPITALISED_WORD = re.compile(r"[A-Za-z][\w'-]*")
 _GENERIC = frozenset(GENERIC_WORDS)
 # Distinct terms whose stems are remembered (a few MB): the sentences of 30,019 abstracts hold 80k distinct
 # word forms (measured), so at conference scale a warm assistant stems each word once.
