@@ -521,6 +521,14 @@ def test_items_named_a_sentence_each_are_not_said_to_be_missing(seed_assistant) 
     assert "conditional-mean degeneration" in answer.text and cited_ids(answer) == ["p01"], answer.text
 
 
+def test_the_asker_introducing_themselves_is_never_reported_missing(seed_assistant) -> None:
+    """ "I'm a PhD student new to this area. How many verified events does V33DA contain?" was refused: "The
+    V33DA abstract does not mention 'PhD'"."""
+    answer = seed_assistant.answer("I'm a PhD student new to this area. How many verified events does V33DA "
+                                   "contain?")
+    assert not answer.refused and "33,625" in answer.text and cited_ids(answer) == ["p10"], answer.text
+
+
 def test_a_description_of_a_part_of_the_named_paper_points_at_that_paper(seed_assistant) -> None:
     """ "the synthetic benchmark" is MODIRECT's (its abstract writes "synthetic"); retrieved alone it is the
     tabular paper's "synthetic task families", and the answer compared the two."""

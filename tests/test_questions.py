@@ -845,6 +845,9 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
     # talk around the criterion ("any kind of imaging" had asked every paper to write "kind")
     ("Which papers don't use any kind of sonar data?", ["sonar", "data"]),
     ("Which papers study reef fish and that sort of thing?", ["reef", "fish"]),
+    # the asker introducing themselves
+    ("I'm a master's student. Which papers study reef fish?", ["reef", "fish"]),
+    ("As a marine journalist I want papers on reef fish.", ["reef", "fish"]),
 ])
 def test_framing_phrases_are_not_content_terms(question, terms) -> None:
     assert plan_question(question, []).terms == terms
