@@ -102,20 +102,24 @@ def names_asked(question: str) -> str:
     return "" if any(w.lower() in STOPWORDS for w in noun) else " ".join(noun)
 
 
-def names_other_than(text: str, label: str) -> bool:
+def _names_other_than(text: str, label: str) -> bool:
     """Whether a sentence names a model, dataset or method other than its paper's own ``label``."""
-    own = {w.lower() for w in re.split(r"[\s/]+", label)}
+    own = _label_words(label)
     return any(m.group(0).lower().rstrip(".,") not in own for m in _NAME_TOKEN.finditer(text))
 
 
+def _label_words(label: str) -> set[str]:
+    return {w.lower() for w in re.split(r"[\s/]+", label)}
+
+
 def may_name_other_than(text: str, label: str) -> bool:
-    """``names_other_than``, or a capitalised word alone inside the sentence ("on Wikipedia and Reddit", "Mistral"):
+    """``_names_other_than``, or a capitalised word alone inside the sentence ("on Wikipedia and Reddit", "Mistral"):
     before saying an abstract names none of what is asked for, a plain name must count too. A word of a run of
     capitalised words ("Expected Calibration Error") or after a sentence break is no name."""
-    if names_other_than(text, label):
+    if _names_other_than(text, label):
         return True
-    own = {w.lower() for w in re.split(r"[\s/]+", label)}
-    tokens = list(_CAPITALISED_WORD.finditer(text))
+    own = _label_words(label)
+    tokens = list(_ANY_WORD.finditer(text))
     for i, token in enumerate(tokens):
         word = token.group(0)
         if i == 0 or not (word[0].isupper() and word[1:].islower()) or word.lower() in own:
@@ -127,7 +131,7 @@ def may_name_other_than(text: str, label: str) -> bool:
     return False
 
 
-_CAPITALISED_WORD = re.compile(r"[A-Za-z][\w'-]*")
+_ANY_WORD = re.compile(r"[A-Za-z][\w'-]*")
 _GENERIC = frozenset(GENERIC_WORDS)
 # Distinct terms whose stems are remembered (a few MB): the sentences of 30,019 abstracts hold 80k distinct
 # word forms (measured), so at conference scale a warm assistant stems each word once.
@@ -528,7 +532,7 @@ class EvidenceScorer:
             for sentence, similarity, role, stems in zip(paper.sentences, similarities, paper.roles, paper.stems,
                                                          strict=True):
                 bonus = ROLE_BONUS if role in asked else -ROLE_BONUS if role == "release" else 0.0
-                if names_asked and names_other_than(sentence.text, source.paper.label):
+                if names_asked and _names_other_than(sentence.text, source.paper.label):
                     bonus += ROLE_BONUS  # "What models did they test it on?": "Experiments on PixArt-α and FLUX"
                 if any(holds_phrase(sentence.text, phrase) for phrase in quoted):
                     bonus += QUOTED_BONUS
