@@ -599,6 +599,7 @@ class Gatherer:
         if absent:
             return Missing("terms", labels, absent)
         if (noun := names_asked(plan.question)) and gathered.focus and not self._names_any(gathered.focus):
+            self._lead_with_noun(gathered, noun)
             return Missing("kind", labels, [], "names", None, noun)
         if plan.expects not in ("figure", "enumeration", "winner"):
             return None
@@ -628,6 +629,18 @@ class Gatherer:
         banked = self.scorer.bank.get([self.papers[pid] for pid in paper_ids])
         return any(may_name_other_than(sentence.text, self.papers[pid].label)
                    for pid in paper_ids for sentence in banked[pid].sentences)
+
+    @staticmethod
+    def _lead_with_noun(gathered: Gathered, noun: str) -> None:
+        """The closest sentence shown is one writing what is asked for, of the experiments when one does
+        ("Experiments across multiple LLMs show ...", not "Modern large language models (LLMs) often ..."): it
+        says how the abstract speaks of them."""
+        wanted = term_stems(noun.split()[-1:])
+        using = [e for e in gathered.evidence if e.paper_id in gathered.focus
+                 and wanted & term_stems(words(e.sentence.text))]
+        lead = next((e for e in using if e.role in ("data", "result")), using[0] if using else None)
+        if lead is not None:
+            gathered.evidence = [lead] + [e for e in gathered.evidence if e is not lead]
 
     def _counting_alike(self, plan: QuestionPlan, candidates: Sequence[Evidence]) -> list[Evidence]:
         """The sentences stating a count of what the question counts in other words: "How many broken runs does
