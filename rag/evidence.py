@@ -792,7 +792,7 @@ def has_expected(expects: str, count: int | None, count_noun: str, text: str) ->
     """Does the text hold the kind of content asked for: a figure (of the counted thing), N listed items, a winner?"""
     if expects == "figure":  # (of a compound, its last part: "hours" of "GPU-hours", not "GPU")
         head = count_noun.split()[-1].split("-")[-1] if count_noun.split() else ""
-        return bool(_FIGURE.search(text)) and (not head or _uses(text, head))  # (case kept: "LLMs" is one LLM)
+        return bool(_FIGURE.search(text)) and (not head or uses_word(text, head))  # (case kept: "LLMs" is one LLM)
     if expects == "enumeration" and count:
         return _enumerates(text, count, count_noun)
     if expects == "winner":
@@ -805,7 +805,8 @@ def _head_word(noun: str) -> str:
     return noun.split()[-1].lower() if noun.split() else ""
 
 
-def _uses(sentence: str, head: str) -> bool:
+def uses_word(sentence: str, head: str) -> bool:
+    """Whether the sentence writes the word, by stem ("LLMs" in "across multiple LLMs")."""
     return bool(term_stems([head]) & term_stems(words(sentence)))
 
 
@@ -820,7 +821,7 @@ def names_one_of(sentence: str, count: int, noun: str) -> bool:
     Counting them ("across three MARL environments") or using the word ("in non-stationary environments with
     sparse rewards") names none."""
     head = _head_word(noun)
-    if not head or not _uses(sentence, head):
+    if not head or not uses_word(sentence, head):
         return False
     counted = rf"\b{_count_words(count)}\s+(?:[\w-]+\s+){{0,2}}{re.escape(head[:4])}"
     # the noun, then a name: emphasised, quoted or capitalised ("failure mode, \emph{conditional-mean ...}")
@@ -834,7 +835,7 @@ def _enumerates(sentence: str, count: int, noun: str) -> bool:
     "across three benchmarks." doesn't; nor do three listed regimes answer "which three benchmarks";
     "a temporal signal ... with a structural signal" names two signals without saying "two"."""
     head = _head_word(noun)
-    if head and not _uses(sentence, head):
+    if head and not uses_word(sentence, head):
         return False
     mention = re.search(rf"\b{_count_words(count)}\b", sentence, re.IGNORECASE)
     if not mention:

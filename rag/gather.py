@@ -50,6 +50,7 @@ from .evidence import (
     specific_terms,
     stated_count,
     term_stems,
+    uses_word,
     words,
 )
 from .filters import Filters
@@ -635,9 +636,8 @@ class Gatherer:
         """The closest sentence shown is one writing what is asked for, of the experiments when one does
         ("Experiments across multiple LLMs show ...", not "Modern large language models (LLMs) often ..."): it
         says how the abstract speaks of them."""
-        wanted = term_stems(noun.split()[-1:])
         using = [e for e in gathered.evidence if e.paper_id in gathered.focus
-                 and wanted & term_stems(words(e.sentence.text))]
+                 and uses_word(e.sentence.text, noun.split()[-1])]
         lead = next((e for e in using if e.role in ("data", "result")), using[0] if using else None)
         if lead is not None:
             gathered.evidence = [lead] + [e for e in gathered.evidence if e is not lead]

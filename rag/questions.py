@@ -75,9 +75,10 @@ _LIST_COMMA = re.compile(r",\s+")
 _BOTH = re.compile(r"\bboth\s+([^?.;]+?)\s+and\s+([^?.;]+)", re.IGNORECASE)
 LIST_ITEM_TERMS = 3  # an item of "A, B, or C" is a short noun phrase
 ALTERNATIVE_TERMS = 4  # longer criterion parts are one criterion, not alternatives (dev+probe list F1: 0.81 -> 0.83)
+_SLASH = re.compile(r"(?<=[a-z])/(?=[a-z])", re.IGNORECASE)  # ("synthetic/controlled data": either)
 _ALTERNATIVE = re.compile(r",?\s+(?:or|including|(?<!\bnot\s)counting|such\s+as|e\.g\.,?|especially)\s+|\s*\("
                           r"|,\s+like,?\s+"  # (", like proofs, ...": as "e.g.")
-                          r"|(?<=[a-z])/(?=[a-z])", re.IGNORECASE)  # ("synthetic/controlled data": either)
+                          rf"|{_SLASH.pattern}", re.IGNORECASE)
 # A restatement: what follows says the same in other words ("training-free, i.e., can be bolted onto a model"), as
 # one dash may ("with zero training \u2014 you just bolt them onto a model").
 _RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+other\s+words),?\s+", re.IGNORECASE)
@@ -628,8 +629,6 @@ def _phrase_terms(phrase: str) -> str:
     one paper)."""
     return "/".join(" ".join(terms) for side in _SLASH.split(phrase) if (terms := content_terms(side)))
 
-
-_SLASH = re.compile(r"(?<=[a-z])/(?=[a-z])", re.IGNORECASE)
 
 
 def suggested_kind(plan: QuestionPlan) -> Kind:
