@@ -148,7 +148,8 @@ class Assistant:
         self.settings = settings
         self.papers = papers
         self.by_id = {p.id: p for p in papers}
-        self.names = NameIndex(papers)  # built once: naming a paper must not scan 50k abstracts per question
+        # built once: naming a paper must not scan 50k abstracts per question (the tokenizer's words: rag.questions)
+        self.names = NameIndex(papers, embedder.whole_words())
         self.venues = venue_counts(papers)
         self.embedder = embedder
         self.store = store

@@ -80,6 +80,13 @@ class Embedder:
             raise TypeError(f"the model at {self.model_path} declares no embedding dimension")
         return int(dimension)
 
+    def whole_words(self) -> frozenset[str]:
+        """The lower-case words the model's tokenizer holds whole: the ordinary words of its training text
+        ("rise", "dino", "token"), not coined names split into pieces ("cochi", "dgp", "rlhf"). Names typed in
+        lower case are recognised by this (rag.questions ``NameIndex``)."""
+        vocabulary = self._model.tokenizer.get_vocab()
+        return frozenset(w for w in vocabulary if w.isalpha() and w.islower())
+
     def count_tokens(self, text: str) -> int:
         """Word-piece count including special tokens: what the model's window sees."""
         return len(self._model.tokenizer(text, add_special_tokens=True, truncation=False)["input_ids"])

@@ -47,7 +47,7 @@ FORM_WORDS = frozenset(
     "mentions mentioned report reports reported present presents propose proposes proposed introduce "
     "introduces introduced address addresses consider considers deal deals tackle tackles focus focuses "
     "please could would kindly anything something everything anyone someone anybody somebody any there one ones "
-    "each every both either neither also etc i.e e.g kind kinds sort sorts thing things stuff "
+    "each every both either neither also else etc i.e e.g kind kinds sort sorts thing things stuff "
     "main key major primary central overall general briefly short brief idea ideas point points "
     "theme themes topic topics area areas field fields cover covers covered research researchers "
     "do does did done say says said can about regarding concerning related unrelated relate relates "

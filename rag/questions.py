@@ -171,12 +171,12 @@ _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|an
 # list (several clear the list's membership bar). A singular paper noun on its own ("I recall a paper on ...",
 # "There's a study using ...") introduces a description of one paper: among 10k abstracts, taken as asking for
 # papers, nine such paraphrases became lists of look-alikes (gold paper first, probe14 0.33 -> 0.17). Nor is a
-# plural that is also a verb ("works", "studies") a cue on its own.
+# plural that is also a verb ("works", "studies") a cue on its own. "Apart from that one, who else ...?" asks too.
 _SEEKS_PAPERS = re.compile(r"\b(?:which|what|find|show|any|some|every|all)\s+(?:(?:of|among)\s+(?:the|these|those)\s+)?"
                            r"(?:[\w-]+\s+){0,2}?(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?"
                            r"|submissions?)\b(?!\s+(?:is|was|does|did)\s+(?:the|this|that|it)\b)"
                            r"|\b(?:papers|articles|abstracts|submissions|publications)\b"
-                           r"|\b(?:any|some)(?:one|body|thing)\b|(?:^|[.?!:]\s)\W*who\b", re.IGNORECASE)
+                           r"|\b(?:any|some)(?:one|body|thing)\b|(?:^|[.?!:]\s)\W*who\b|\bwho\s+else\b", re.IGNORECASE)
 # A contribution verb before what is contributed, up to the clause's end: "introduce a new benchmark for ...",
 # "propose and release a dataset that ...", "a new, named benchmark".
 _CONTRIBUTING = re.compile(r"\b(?:introduc|propos|present|buil[dt]|releas|contribut|develop|creat|design|construct"
@@ -357,6 +357,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     ``papers`` may come as the corpus's ``NameIndex``, built once (a large corpus needs it).
     """
     names = NameIndex.of(papers)
+    question = names.recased(question)
     linked = _linked(question, names)
     unnamed = _COLLECTION.sub(lambda m: " " * len(m.group(0)), question)  # "this collection" points at nothing said
     spelled: dict[str, int] = {}  # where a long form naming a paper ends
@@ -527,18 +528,31 @@ def _excluded_names(question: str, linked: dict[str, int], names: NameIndex, spe
     """The named papers the question sets aside ("Which papers besides DaTMe study diffusion?"), and the question
     without those phrases: the name is no paper asked about, and "other than DaTMe" negates no criterion. It
     had been read as a question about DaTMe and answered from DaTMe alone. ``spelled``: where a name spelled out
-    ends ("Besides the Dynamic Gated Pathways paper": all three words, not "Gated Pathways" left as a description)."""
+    ends ("Besides the Dynamic Gated Pathways paper": all three words, not "Gated Pathways" left as a description).
+    A paper named before "apart from that one" or "besides it" is set aside too, its naming taken out as well
+    ("I already have the DGP paper. Apart from that one, who else ...": "the DGP paper" describes none asked about)."""
     excluded, kept = [], question
     for pid, at in linked.items():
-        before = _SETTING_ASIDE.search(question[:at])
-        if before:
-            name = re.match(r"[\w&+.'-]+(?:\s+(?:paper|work|study|abstract)\b)?", question[at:])
-            label = names.by_id[pid].label
-            end = spelled[pid] if pid in spelled else \
-                at + (len(label) if question.startswith(label, at) else len(name.group(0)) if name else 0)
+        if before := _SETTING_ASIDE.search(question[:at]):
             excluded.append(pid)
-            kept = _blanked(kept, before.start(), end)
+            kept = _blanked(kept, before.start(), _name_end(question, at, names.by_id[pid].label, spelled.get(pid)))
+    for match in _ASIDE_REFERRING.finditer(question):
+        earlier = [pid for pid, at in linked.items() if at < match.start() and pid not in excluded]
+        for pid in earlier:
+            at = linked[pid]
+            kept = _blanked(kept, at, _name_end(question, at, names.by_id[pid].label, spelled.get(pid)))
+        excluded += earlier
+        kept = _blanked(kept, match.start(), match.end()) if earlier else kept
     return excluded, kept
+
+
+def _name_end(question: str, at: int, label: str, spelled_end: int | None) -> int:
+    """Where the naming of a paper that starts at ``at`` ends: its label, spelled-out long form or coined name,
+    with a following "paper", "work", "study" or "abstract"."""
+    if spelled_end is not None:
+        return spelled_end
+    name = re.match(r"[\w&+.'-]+(?:\s+(?:paper|work|study|abstract)\b)?", question[at:])
+    return at + (len(label) if question.startswith(label, at) else len(name.group(0)) if name else 0)
 
 
 def _counted_too(question: str) -> tuple[list[str], list[str]]:
@@ -590,6 +604,9 @@ _SET_ASIDE_CLAUSE = re.compile(rf"(?:^|,|(?<=[.?!\u2013\u2014]))\s*{_ASIDE}\s+(?
                                r"(?:built\s+)?(?:around|on|about|using|with)?\s*(?P<what>[^,;:?.!]+?)\s*(?:,|(?=[?.!]\s*$))",
                                re.IGNORECASE)
 # ... a named paper, right before its name ("other than (the) DaTMe (paper)").
+# ... or by pointing back at a paper named before: "Apart from that one", "Besides it".
+_ASIDE_REFERRING = re.compile(rf"\b{_ASIDE}\s+(?:(?:that|this)\s+(?:one|paper|work|study|abstract)|it|them)\b",
+                              re.IGNORECASE)
 _SETTING_ASIDE = re.compile(rf"\b(?:{_ASIDE}|beyond)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
@@ -825,17 +842,53 @@ class NameIndex:
     10k papers, the index 0.3 ms; building it takes about 1 s per 10k papers at open.
     """
 
-    def __init__(self, papers: Sequence[Paper]) -> None:
+    def __init__(self, papers: Sequence[Paper], whole_words: frozenset[str] = frozenset()) -> None:
         self.papers = list(papers)
         self.by_id = {p.id: p for p in self.papers}
         self._labels: dict[str, list[int]] = defaultdict(list)
         self._postings: dict[str, list[int]] = defaultdict(list)
+        written_lower: set[str] = set()
         for i, paper in enumerate(self.papers):
             first = _RUN.match(paper.label)
             if first and len(paper.label) >= 3 and _is_name(paper.label):
                 self._labels[first.group()].append(i)
-            for run in {r for r in _RUN.findall(f"{paper.label} {paper.text}") if not (r.islower() and r.isalpha())}:
+            runs = set(_RUN.findall(f"{paper.label} {paper.text}"))
+            lower = {r for r in runs if r.islower() and r.isalpha()}
+            written_lower |= lower
+            for run in runs - lower:
                 self._postings[run].append(i)  # runs with a capital or digit (and a few harmless others)
+        self._spaced: list[str] = []
+        self._cased = self._casings(whole_words, written_lower) if whole_words else {}
+
+    def _casings(self, whole_words: frozenset[str], written_lower: set[str]) -> dict[str, str]:
+        """How the corpus writes each name that may be typed in lower case: the reviewer's "cochi vs dgp" had
+        compared nothing (labels are matched as written). A name qualifies when its lower-case form is no
+        ordinary word (``whole_words``, the embedder's tokenizer words: "rise" stays "rise", not RISE) and no
+        abstract writes it in lower case: the corpus's most frequent casing of a word, a label's coined name
+        ("Who&When", "META-DINO") and a label holding one ("Who&When Pro"; not "Audio-Visual LLMs", which
+        typed in lower case is a topic)."""
+        found = {run.lower(): run for run in sorted(self._postings, key=lambda run: len(self._postings[run]))}
+        for paper in self.papers:
+            coined = name_tokens(paper.label)
+            found.update({token.lower(): token for token in [*coined, *([paper.label] if coined else [])]})
+        cased = {low: name for low, name in found.items() if low != name and re.search(r"[A-Z]", name)
+                 and low not in whole_words and low not in written_lower}
+        self._spaced = [low for low in cased if " " in low]
+        return cased
+
+    def recased(self, text: str) -> str:
+        """The text with the corpus's names typed in lower case written as the corpus writes them ("cochi vs
+        dgp" -> "CoCHI vs DGP", "who&when pro" -> "Who&When Pro", "rl papers" -> "RL papers")."""
+        if not self._cased:
+            return text
+        for label in self._spaced:
+            if label in text:
+                text = re.sub(rf"(?<![\w&+-]){re.escape(label)}(?![\w&+-])", self._cased[label], text)
+
+        def case(match: re.Match[str]) -> str:
+            token = match.group(0)
+            return self._cased.get(token) or _RUN.sub(lambda run: self._cased.get(run.group(0), run.group(0)), token)
+        return _LOWER_TOKEN.sub(case, text)
 
     @classmethod
     def of(cls, papers: Sequence[Paper] | NameIndex) -> NameIndex:
@@ -857,6 +910,7 @@ class NameIndex:
 
 
 _RUN = re.compile(r"\w+")
+_LOWER_TOKEN = re.compile(r"(?<![\w&+-])[a-z0-9][a-z0-9&+-]*(?![\w&+-])")  # a token typed all in lower case
 _INDEXED_RUN = re.compile(r"[A-Z0-9]")
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -916,6 +917,35 @@ def test_a_named_paper_set_aside_is_avoided_not_asked_about(seeds: list[Paper], 
     assert plan.targets == [] and plan.avoided == [seed_id(seeds, "DaTMe")], plan
     assert plan.kind == "list" and not plan.negated and not plan.described, plan
     assert [t.lower() for t in plan.terms] == ["diffusion", "models"], plan.terms
+
+
+@pytest.mark.parametrize("question", [
+    "I already have the DaTMe paper. Apart from that one, who else studies diffusion models?",
+    "I know DaTMe well. Besides it, which papers study diffusion models?",
+])
+def test_a_paper_named_before_and_set_aside_by_pointing_back_is_avoided(seeds: list[Paper], question: str) -> None:
+    """ "I already have the DGP paper. Apart from that one, who else ...": "that one" is the paper named before. It
+    had been the question's named paper, and the list had been DGP alone."""
+    plan = plan_question(question, seeds)
+    assert plan.targets == [] and plan.avoided == [seed_id(seeds, "DaTMe")], plan
+    assert plan.seeks_papers and not plan.described, plan
+    assert {"diffusion", "models"} <= {t.lower() for t in plan.terms} and "besides" not in plan.terms, plan.terms
+
+
+def test_names_typed_in_lower_case_name_their_papers(seeds: list[Paper], seed_embedder: Any) -> None:
+    """ "cochi vs dgp - what metrics do they report gains on" had compared nothing: labels were matched as written.
+    A name the corpus writes with capitals is read so when its lower-case form is no ordinary word."""
+    index = NameIndex(seeds, seed_embedder.whole_words())
+    ids = {p.label: p.id for p in seeds}
+    compared = plan_question("cochi vs dgp - what metrics / benchmarks do they report gains on", index)
+    assert compared.targets == [ids["CoCHI"], ids["DGP"]] and compared.kind == "compare", compared
+    assert plan_question("who&when pro vs RISE - how does each approach failure attribution?", index).targets == [
+        ids["Who&When Pro"], ids["RISE"]]
+    assert index.recased("rl papers, any flavour (marl, rlhf)") == "RL papers, any flavour (MARL, RLHF)"
+    # an ordinary word stays one ("rise" is no RISE), and a descriptive label typed in lower case is a topic
+    assert plan_question("What explains the rise of token merging?", index).targets == []
+    assert plan_question("Which papers are about text-to-image diffusion models?", index).targets == []
+    assert NameIndex(seeds).recased("cochi vs dgp") == "cochi vs dgp"  # (no tokenizer words: read as written)
 
 
 def test_a_paper_set_aside_by_its_spelled_out_name_is_avoided(seeds: list[Paper]) -> None:
