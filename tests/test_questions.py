@@ -287,6 +287,8 @@ def test_named_papers_keep_the_order_the_question_names_them(mini) -> None:
     ("List all papers that propose new benchmarks.", "benchmarks"),
     ("Which other papers from the set tackle vehicle routing?", "vehicle routing"),
     ("Do any papers study honeybees?", "honeybees"),
+    ("Which papers actually work with audio?", "audio"),  # ("actually audio" had kept the Audio-Visual LLMs out)
+    ("Which abstracts really report coral surveys?", "coral surveys"),
 ])
 def test_list_criterion_strips_the_lead_and_filler_verbs(question, criterion) -> None:
     assert plan_question(question, []).criterion == criterion
