@@ -369,6 +369,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     named = sorted(linked, key=lambda pid: linked[pid])
     excluded, question_kept = _excluded_names(question, linked, names, spelled)
     set_aside, question_kept = _set_aside(question_kept) if _SET_VALUED.search(question) else ("", question_kept)
+    question_kept = _NO_EXTRA.sub(_free_in_place, question_kept)
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
     # so an answer can say no abstract mentions it.
     labels = [names.by_id[pid].label for pid in named] + [t for t in name_tokens(question) if names.containing(t)]
@@ -795,6 +796,19 @@ def _free_form(part: str) -> str:
     work without training anything extra?" quoted the social-learning paper), while "training-free" is in the two
     papers' method sentences."""
     return _WITHOUT.sub(lambda m: f"{_singular(m.group(1).lower())}-free", part)
+
+
+# "with no extra training at all", "no additional labels": the X-free property in plain words, not a negation
+# ("no images at all" stays a negation: the papers without images)
+_NO_EXTRA = re.compile(r"\b(?:with\s+)?no\s+(?:extra|additional)\s+([a-z]{4,})(?:\s+at\s+all)?(?![\w-])", re.IGNORECASE)
+
+
+def _free_in_place(match: re.Match[str]) -> str:
+    """ "with no extra training at all" -> "training-free", padded to the same length (positions found in the
+    question still point into it). It had been a negation: the papers improving results, minus those writing
+    "training", left CoCHI alone where the two training-free papers were asked for."""
+    free = f"{_singular(match.group(1).lower())}-free"
+    return free + " " * (len(match.group(0)) - len(free))
 
 
 def _singular(word: str) -> str:

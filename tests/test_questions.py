@@ -294,6 +294,19 @@ def test_list_criterion_strips_the_lead_and_filler_verbs(question, criterion) ->
     assert plan_question(question, []).criterion == criterion
 
 
+@pytest.mark.parametrize(("question", "criterion", "negated"), [
+    # "no extra X" is the X-free property, as abstracts write it: it had been the papers improving results minus
+    # those writing "training", CoCHI alone where the two training-free papers were asked for
+    ("Which approaches here can improve an existing model's results with no extra training at all?",
+     "improve existing model results training-free", False),
+    ("Which reef surveys need no additional labels?", "need reef surveys label-free", False),
+    ("Which papers use no images at all?", "images", True),  # the papers without images
+])
+def test_no_extra_x_asks_for_the_x_free_papers(question: str, criterion: str, negated: bool) -> None:
+    plan = plan_question(question, [])
+    assert set(plan.criterion.split()) == set(criterion.split()) and plan.negated is negated, plan
+
+
 def test_list_criterion_keeps_content_verbs() -> None:
     # "forecast" and "monitor" are the criterion itself, not filler.
     assert plan_question("Which papers forecast sea levels?", []).criterion == "forecast sea levels"
