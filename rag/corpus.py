@@ -136,6 +136,11 @@ def find_links(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_trim_url(m.group()) for m in _URL.finditer(text)))
 
 
+def without_links(text: str) -> str:
+    """The text with its URLs blanked: the words of a link ("www.dgp.toronto.edu") are no prose."""
+    return _URL.sub(" ", text)
+
+
 def _trim_url(url: str) -> str:
     """Drop sentence punctuation and an unbalanced closing parenthesis from a URL's end."""
     while url[-1] in _URL_TRAILING:

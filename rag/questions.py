@@ -25,13 +25,13 @@ What the plan reads from the question:
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from .chunking import split_sentences
-from .corpus import Paper
+from .corpus import Paper, without_links
 from .evidence import ROLE_CUES, Acronyms, content_terms, defines, referring_words, words
 from .lexical import CORPUS_NOUNS, FORM_WORDS, STOPWORDS
 from .types import Message
@@ -40,6 +40,9 @@ Kind = Literal["fact", "list", "compare", "summary", "overview"]
 Expects = Literal["figure", "enumeration", "winner", "definition", "reason", "any"]
 
 MAX_NAME_PAPERS = 3  # a token found in more abstracts than this is a term, not a name
+# A name typed in lower case is read as the corpus writes it when at most this share of the papers writing it
+# write it in lower case (chosen, not tuned: a stray URL or variable, not a word in its own right).
+LOWER_CASE_SHARE = 0.1
 
 # What a collection is a set of: its papers, or the methods they contribute ("Which methods ... are training-free?").
 _SET_NOUN = (r"(?:papers|works|studies|articles|abstracts|publications|submissions|preprints|ones|methods|approaches"
@@ -861,32 +864,35 @@ class NameIndex:
         self.by_id = {p.id: p for p in self.papers}
         self._labels: dict[str, list[int]] = defaultdict(list)
         self._postings: dict[str, list[int]] = defaultdict(list)
-        written_lower: set[str] = set()
+        written_lower: Counter[str] = Counter()  # papers writing each all-lower-case word
         for i, paper in enumerate(self.papers):
             first = _RUN.match(paper.label)
             if first and len(paper.label) >= 3 and _is_name(paper.label):
                 self._labels[first.group()].append(i)
             runs = set(_RUN.findall(f"{paper.label} {paper.text}"))
             lower = {r for r in runs if r.islower() and r.isalpha()}
-            written_lower |= lower
             for run in runs - lower:
                 self._postings[run].append(i)  # runs with a capital or digit (and a few harmless others)
+            written_lower.update({r for r in _RUN.findall(without_links(paper.text)) if r.islower() and r.isalpha()}
+                                 if "://" in paper.text else lower)  # (prose: "www.dgp.toronto.edu" writes no "dgp")
         self._spaced: list[str] = []
         self._cased = self._casings(whole_words, written_lower) if whole_words else {}
 
-    def _casings(self, whole_words: frozenset[str], written_lower: set[str]) -> dict[str, str]:
+    def _casings(self, whole_words: frozenset[str], written_lower: Counter[str]) -> dict[str, str]:
         """How the corpus writes each name that may be typed in lower case: the reviewer's "cochi vs dgp" had
         compared nothing (labels are matched as written). A name qualifies when its lower-case form is no
-        ordinary word (``whole_words``, the embedder's tokenizer words: "rise" stays "rise", not RISE) and no
-        abstract writes it in lower case: the corpus's most frequent casing of a word, a label's coined name
-        ("Who&When", "META-DINO") and a label holding one ("Who&When Pro"; not "Audio-Visual LLMs", which
-        typed in lower case is a topic)."""
+        ordinary word (``whole_words``, the embedder's tokenizer words: "rise" stays "rise", not RISE) and
+        abstracts rarely write it in lower case outside links (LOWER_CASE_SHARE; among 10k abstracts "dgp" is
+        in one URL): the corpus's most frequent casing of a word, a label's coined name ("Who&When",
+        "META-DINO") and a label holding one ("Who&When Pro"; not "Audio-Visual LLMs", which typed in lower
+        case is a topic)."""
         found = {run.lower(): run for run in sorted(self._postings, key=lambda run: len(self._postings[run]))}
         for paper in self.papers:
             coined = name_tokens(paper.label)
             found.update({token.lower(): token for token in [*coined, *([paper.label] if coined else [])]})
         cased = {low: name for low, name in found.items() if low != name and re.search(r"[A-Z]", name)
-                 and low not in whole_words and low not in written_lower}
+                 and low not in whole_words
+                 and written_lower[low] <= LOWER_CASE_SHARE * len(self._postings.get(name, ()))}
         self._spaced = [low for low in cased if " " in low]
         return cased
 

@@ -964,6 +964,16 @@ def test_names_typed_in_lower_case_name_their_papers(seeds: list[Paper], seed_em
     assert NameIndex(seeds).recased("cochi vs dgp") == "cochi vs dgp"  # (no tokenizer words: read as written)
 
 
+def test_a_name_written_in_lower_case_in_prose_is_no_name_typed_so() -> None:
+    """How the corpus writes a name decides: a link's words ("www.dgp.toronto.edu") are no prose, but an abstract
+    writing the word in lower case makes it a word in its own right."""
+    named = make_paper("We propose GlowNet, a detector of glowing corals.", id="a")
+    linked = make_paper("Corals glow. Our reef maps are at http://glownet.example.org/maps for all.", id="b")
+    prose = make_paper("Reefs form a glownet of light across the lagoon.", id="c")
+    assert NameIndex([named, linked], frozenset({"corals"})).recased("is glownet any good?") == "is GlowNet any good?"
+    assert NameIndex([named, linked, prose], frozenset({"corals"})).recased("is glownet good?") == "is glownet good?"
+
+
 def test_a_paper_set_aside_by_its_spelled_out_name_is_avoided(seeds: list[Paper]) -> None:
     """ "Besides the Dynamic Gated Pathways paper" (DGP's long form): only "Besides the Dynamic" had been taken out,
     and "Gated Pathways" was left as a description, so the list became a comparison and was refused."""
