@@ -70,6 +70,9 @@ _NEGATED = re.compile(
     r"|\bunrelated\s+to\b|\bother\s+than\b|\bexcept\b|\bexcluding\b|\bapart\s+from\b",
     re.IGNORECASE,
 )
+# A cause described, not papers set aside: "good scores explained by something other than the capability measured"
+# (it had asked for the papers explained ... minus those writing "capability", and none was left).
+_OTHER_CAUSE = re.compile(r"\b(?:by|to|from)\s+(?:something|anything)\s+other\s+than\b", re.IGNORECASE)
 _SET_PHRASE = re.compile(rf"\b(?:the|these|those|all)\s+((?:[\w&+-]+\s+){{0,3}}?[\w&+-]+)\s+{_SET_NOUN}\b",
                          re.IGNORECASE)
 _SET_ON = re.compile(rf"\b(?:among|of|across)\s+(?:the|these|those|all)\s+{_SET_NOUN}\s+(?:on|about)\s+"
@@ -390,7 +393,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         ambiguous={pid: holders for pid in named
                    if len(holders := names.containing(names.by_id[pid].label)) > MAX_NAME_PAPERS},
         set_valued=bool(_SET_VALUED.search(question)) and not named,
-        negated=bool(_NEGATED.search(_set_sentence(question_kept))),
+        negated=bool(_NEGATED.search(_OTHER_CAUSE.sub(" ", _set_sentence(question_kept)))),
         alternatives=_alternatives_of(question_kept, unasked),
         carried=conversation_papers(history, names, _set_needed(question))
         if history and (not named or _points_back_first(unnamed, linked)) else [],

@@ -216,6 +216,10 @@ def test_a_count_asked_for_adds_no_alternative() -> None:
     ("Which works are unrelated to robotics or drones?", True),
     # a negated verb inside a description says what the paper is about
     ("Is there a paper on why coral surveys that work for reefs have not carried over to kelp?", False),
+    # and "something other than X" is a thing described ("a shortcut, bias or floor"), not the papers besides X
+    ("Which papers show that good scores are explained by something other than the capability measured?", False),
+    ("Which papers are about something other than reefs?", True),
+    ("Which papers other than the reef ones study corals?", True),
 ])
 def test_only_a_negation_in_the_set_question_asks_for_the_complement(question, negated) -> None:
     plan = plan_question(question, [])
