@@ -256,7 +256,8 @@ def held_at(distant: Mapping[str, StemForms], text: str, stems: set[str]) -> dic
     out: dict[str, float] = {}
     for wanted_stem, forms in distant.items():
         if wanted_stem in stems:  # a pattern, not tokenising: at 50k nearly every sentence of a list holds the stem
-            held = [forms.similarity[m.group(0)] for m in forms.pattern.finditer(text.lower())]
+            lower = text.lower()
+            held = [forms.at(lower, m) for m in forms.pattern.finditer(lower)]
             if held and max(held) < RELATED_WORD_MIN:  # none found: the stem came from an acronym's expansion
                 out[wanted_stem] = max(held)
     return out
@@ -446,15 +447,29 @@ class WordMatches:
 @dataclass(frozen=True)
 class StemForms:
     """The stored word forms of one stem with their similarity to the criterion's word, and a pattern finding
-    them in a sentence (hyphenated parts too: "non-identifiable")."""
+    them in a sentence (hyphenated parts too: "non-identifiable"). The forms ``in_context`` are judged with the
+    word after them, by ``context`` (a phrase's similarity to the criterion's word)."""
 
     similarity: dict[str, float]
     pattern: re.Pattern[str]
+    in_context: frozenset[str] = frozenset()
+    context: Callable[[str], float] | None = None
 
     @classmethod
-    def of(cls, similarity: dict[str, float]) -> StemForms:
+    def of(cls, similarity: dict[str, float], in_context: frozenset[str] = frozenset(),
+           context: Callable[[str], float] | None = None) -> StemForms:
         alternation = "|".join(re.escape(f) for f in sorted(similarity, key=len, reverse=True))
-        return cls(similarity, re.compile(rf"(?<!\w)(?:{alternation})(?!\w)"))
+        return cls(similarity, re.compile(rf"(?<!\w)(?:{alternation})(?!\w)"), in_context, context)
+
+    def at(self, text: str, match: re.Match[str]) -> float:
+        """The similarity of the form found at ``match`` in the (lower-case) text."""
+        form = match.group(0)
+        following = _NEXT_WORD.match(text, match.end()) if form in self.in_context and self.context else None
+        return self.context(f"{form} {following.group(1)}") if following and self.context \
+            else self.similarity[form]
+
+
+_NEXT_WORD = re.compile(r"[\s-]+([a-z][a-z-]*)")
 
 
 @dataclass(frozen=True)
@@ -634,8 +649,17 @@ class EvidenceScorer:
             if stem(form) not in wanted:
                 near[stem(form)] = max(similarity, near.get(stem(form), 0.0))
         forms = {**self.bank.related_words(vector, -1.0, wanted & present), word.lower(): 1.0}
-        distant = {wanted_stem: StemForms.of({f: x for f, x in forms.items() if stem(f) == wanted_stem})
-                   for wanted_stem in {stem(f) for f, x in forms.items() if x < RELATED_WORD_MIN}}
+        # an "-ing" form of another word is read with the word after it: "bounding" is close to "bounds" (0.79),
+        # "bounding boxes" is not (0.56; "lower bound" 0.72, "upper bounds" 0.88)
+        in_context = frozenset(f for f, x in forms.items() if x >= RELATED_WORD_MIN and f.endswith("ing")
+                               and not word.lower().endswith("ing"))
+        word_vector = vector
+
+        def context(phrase: str) -> float:
+            return float(self.bank.embedder.embed_query(phrase) @ word_vector)
+        distant = {wanted_stem: StemForms.of({f: x for f, x in forms.items() if stem(f) == wanted_stem}, in_context,
+                                             context)
+                   for wanted_stem in {stem(f) for f, x in forms.items() if x < RELATED_WORD_MIN or f in in_context}}
         return WordMatches(dict.fromkeys(wanted, near), distant)
 
     def absent_terms(self, terms: Sequence[str], papers: Sequence[Paper]) -> list[str]:

@@ -13,7 +13,7 @@ import pytest
 
 from rag.config import SEED_CORPUS
 from rag.corpus import load_corpus, make_paper
-from rag.evidence import RELATED_WORD_MIN
+from rag.evidence import RELATED_WORD_MIN, held_at
 from rag.lexical import stem
 from rag.word_vectors import FOLDER, WordVectors, ingest_words, vocabulary
 
@@ -100,6 +100,24 @@ def test_forms_that_share_a_stem_but_not_a_meaning_are_distant(seed_assistant: A
     held = {stem("identifiability"): forms["identifies"]}
     assert weights.coverage(wanted, wanted, None, held) == pytest.approx(forms["identifies"])
     assert weights.coverage(wanted, wanted) == 1.0
+
+
+def test_an_ing_form_of_another_word_is_read_with_the_word_after_it(seed_assistant: Any) -> None:
+    """ "bounding" is close to "bounds" as a word (0.79) but "bounding boxes" is not: every theory list ("proofs,
+    bounds or identifiability") had listed the Audio-Visual LLMs paper for "overlaying visual bounding boxes"."""
+    scorer, embed = seed_assistant.gatherer.scorer, seed_assistant.embedder.embed_query
+    stems = [entry.stems for entry in scorer.bank.get(seed_assistant.papers).values()]
+    distant = scorer.word_matches("bounds", embed("bounds"), stems).distant
+    forms = distant[stem("bounds")]
+    assert forms.similarity["bounding"] >= RELATED_WORD_MIN and "bounding" in forms.in_context
+    boxes = "By simply overlaying visual bounding boxes on active speakers, this approach yields gains."
+    held = held_at(distant, boxes, {stem("bounds")})
+    assert held[stem("bounds")] == pytest.approx(float(embed("bounding boxes") @ embed("bounds")), abs=2e-3)
+    assert held[stem("bounds")] < RELATED_WORD_MIN
+    assert held_at(distant, "We prove matching upper and lower bounds.", {stem("bounds")}) == {}  # held fully
+    result = seed_assistant.answer("Which papers give proofs or bounds?", use_llm=False)
+    cited = {s.paper.id for s in result.cited_sources}
+    assert {"p03", "p13"} <= cited and "p08" not in cited, cited
 
 
 @pytest.mark.parametrize("question", ["Show me the diffusion model papers.",
