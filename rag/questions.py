@@ -58,7 +58,9 @@ _SET_VALUED = re.compile(
     r"|\bwhat(?:'s|\s+is)\s+(?:out\s+)?there\b|\binterested\s+in\s+(?:any\s+)?(?:work|research)\b"
     rf"|\bamong\s+(?:the|these|those|all)\s+{_SET_NOUN}\b"
     r"|\bwhich\s+(?:of|among)\s+(?:them|these|those)\b(?!\s+(?:is|was|has|does)\b)"  # ("Which of them is": one)
-    r"|\b(?:any\s+of|among|how\s+many\s+of)\s+(?:them|these|those)\b",
+    r"|\b(?:any\s+of|among|how\s+many\s+of)\s+(?:them|these|those)\b"
+    r"|[,;:]\s*(?:list|name|show)\s+(?:them|those|all)\b"  # ("RL or RLHF objective in the loop, list them")
+    rf"|^\W*(?:[\w&+/-]+\s+){{0,4}}{_SET_NOUN}\s*\?\s*$",  # a noun phrase asking: "explicitly training-free methods?"
     re.IGNORECASE,
 )
 # Negation as English forms it: "do/are not", "not" before a relation or participle, "no" after a verb
@@ -604,9 +606,10 @@ def _blanked(text: str, start: int, end: int) -> str:
 
 # Words setting papers aside: "other than DaTMe", "apart from the ones on LLMs".
 _ASIDE = (r"(?:other\s+than|besides|beside|apart\s+from|aside\s+from|except(?:\s+for)?|excluding|not\s+counting"
-          r"|(?:setting|leaving|putting)\s+aside|leaving\s+out|not\s+including)")
-# (at the start of a sentence or after a comma or dash: "... work. Setting aside the paper on X, which ...")
-_SET_ASIDE_CLAUSE = re.compile(rf"(?:^|,|(?<=[.?!\u2013\u2014]))\s*{_ASIDE}\s+(?:the\s+)?"
+          r"|(?:setting|leaving|putting)\s+aside|leaving\s+out|not\s+including|do(?:\s+not|n['\u2019]t)\s+count)")
+# (at the start of a sentence or after a comma, semicolon or dash: "... work. Setting aside the paper on X, which ...",
+# "LLM-centric papers; don't count ones that only say 'transformers'")
+_SET_ASIDE_CLAUSE = re.compile(rf"(?:^|[,;]|(?<=[.?!\u2013\u2014]))\s*{_ASIDE}\s+(?:the\s+)?"
                                r"(?:ones?|papers?|works?|studies|abstracts)?\s*(?:(?:that|which)\s+(?:are|is)\s+)?"
                                r"(?:built\s+)?(?:around|on|about|using|with)?\s*(?P<what>[^,;:?.!]+?)\s*(?:,|(?=[?.!]\s*$))",
                                re.IGNORECASE)

@@ -313,6 +313,19 @@ def test_no_extra_x_asks_for_the_x_free_papers(question: str, criterion: str, ne
     assert set(plan.criterion.split()) == set(criterion.split()) and plan.negated is negated, plan
 
 
+@pytest.mark.parametrize(("question", "set_aside"), [
+    # terse forms of asking for papers: "..., list them", a bare noun phrase ending in the set noun
+    ("coral or kelp mapping in the loop, list them", []),
+    ("explicitly training-free methods?", []),
+    # "don't count ones that ..." after a semicolon or opening a sentence sets papers aside
+    ("Which papers are about reefs? Don't count ones that only talk about fish.", ["fish"]),
+    ("Which papers map reefs; don't count ones on kelp?", ["kelp"]),
+])
+def test_terse_list_questions_ask_for_papers(question: str, set_aside: list[str]) -> None:
+    plan = plan_question(question, [])
+    assert plan.set_valued and not plan.negated and plan.set_aside == set_aside, plan
+
+
 def test_list_criterion_keeps_content_verbs() -> None:
     # "forecast" and "monitor" are the criterion itself, not filler.
     assert plan_question("Which papers forecast sea levels?", []).criterion == "forecast sea levels"
