@@ -33,7 +33,8 @@ from typing import Literal
 from .chunking import split_sentences
 from .corpus import Paper, without_links
 from .evidence import ROLE_CUES, Acronyms, content_terms, defines, referring_words, words
-from .lexical import CORPUS_NOUNS, FORM_WORDS, STOPWORDS
+from .generic_terms import GENERIC_WORDS
+from .lexical import CORPUS_NOUNS, FORM_WORDS, STOPWORDS, stem
 from .types import Message
 
 Kind = Literal["fact", "list", "compare", "summary", "overview"]
@@ -778,10 +779,26 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
         if all(len(content_terms(item, drop)) <= LIST_ITEM_TERMS for item in [*listed[1:], pieces[-1]]):
             pieces = [*pieces[:-2], *listed, pieces[-1]]
             # (a long part after a comma is a clause: "no experiments, only theory or proofs")
-    parts = [p for p in (" ".join(content_terms(part, drop)) for part in pieces) if p]
+    parts = _generic_joined([p for p in (" ".join(content_terms(part, drop)) for part in pieces) if p])
     if len(parts) > 1 and max(len(p.split()) for p in parts) > ALTERNATIVE_TERMS:
         parts = [" ".join(parts)]  # "or" joins parts of one long criterion, not alternatives: keep it whole
     return parts + [free for part in parts if (free := _free_form(part)) != part]
+
+
+def _generic_joined(parts: list[str]) -> list[str]:
+    """A part that is one generic word ("train" of "cheaper to run or train") is no alternative alone, which would
+    list every paper that trains something: it joins the part before it. (Two generic words can name a thing:
+    "complexity results".)"""
+    out: list[str] = []
+    for part in parts:
+        if out and " " not in part and stem(part) in _GENERIC_STEMS:
+            out[-1] = f"{out[-1]} {part}"
+        else:
+            out.append(part)
+    return out
+
+
+_GENERIC_STEMS = frozenset(stem(w) for w in GENERIC_WORDS)
 
 
 def _restated(question: str, sides: Sequence[str], drop: Sequence[str]) -> list[str]:

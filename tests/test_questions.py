@@ -389,6 +389,10 @@ def test_pointers_are_not_a_set_phrase(question) -> None:
     ("label-free, i.e., can count corals on a new reef without any annotation",
      ["label-free", "label-free count corals reef without annotation", "label-free count corals reef annotation-free"]),
     ("coral papers, that is, work on reef-building animals", ["coral", "reef-building animals"]),
+    # one generic word is no alternative alone ("train" listed every paper that trains); two may name a thing
+    ("reef surveys cheaper to run or train", ["reef surveys cheaper run train"]),
+    ("identifiability statements, complexity results or bounds",
+     ["identifiability statements", "complexity results", "bounds"]),
     # so does one dash; "zero X" is also written "X-free"
     ("counting corals with zero labels \u2014 you just aim a camera at the reef",
      ["counting corals zero labels", "counting corals label-free", "aim camera reef"]),
