@@ -879,7 +879,8 @@ class NameIndex:
     first run, and papers by the runs of their label and abstract that hold a
     capital or digit (the first run of a coined name does, unless it is "x&y":
     those still scan). Scanning every label and abstract took 28 ms a question at
-    10k papers, the index 0.3 ms; building it takes about 1 s per 10k papers at open.
+    10k papers, the index 0.3 ms; building it takes about 1 s per 10k papers at open (with the casings of
+    names typed in lower case, ~0.2 s more).
     """
 
     def __init__(self, papers: Sequence[Paper], whole_words: frozenset[str] = frozenset()) -> None:
@@ -898,8 +899,8 @@ class NameIndex:
                 self._postings[run].append(i)  # runs with a capital or digit (and a few harmless others)
             written_lower.update({r for r in _RUN.findall(without_links(paper.text)) if r.islower() and r.isalpha()}
                                  if "://" in paper.text else lower)  # (prose: "www.dgp.toronto.edu" writes no "dgp")
-        self._spaced: list[str] = []
         self._cased = self._casings(whole_words, written_lower) if whole_words else {}
+        self._spaced = [low for low in self._cased if " " in low]  # labels of several words, recased first
 
     def _casings(self, whole_words: frozenset[str], written_lower: Counter[str]) -> dict[str, str]:
         """How the corpus writes each name that may be typed in lower case: the reviewer's "cochi vs dgp" had
@@ -913,11 +914,9 @@ class NameIndex:
         for paper in self.papers:
             coined = name_tokens(paper.label)
             found.update({token.lower(): token for token in [*coined, *([paper.label] if coined else [])]})
-        cased = {low: name for low, name in found.items() if low != name and re.search(r"[A-Z]", name)
-                 and low not in whole_words
-                 and written_lower[low] <= LOWER_CASE_SHARE * len(self._postings.get(name, ()))}
-        self._spaced = [low for low in cased if " " in low]
-        return cased
+        return {low: name for low, name in found.items() if low != name and re.search(r"[A-Z]", name)
+                and low not in whole_words
+                and written_lower[low] <= LOWER_CASE_SHARE * len(self._postings.get(name, ()))}
 
     def recased(self, text: str) -> str:
         """The text with the corpus's names typed in lower case written as the corpus writes them ("cochi vs
