@@ -703,6 +703,7 @@ class Gatherer:
         named = plan.quoted if quoting else [" ".join(plan.asked_terms)] if within else plan.alternatives
         criterion = _quoted(named or [plan.criterion])
         criterion += f", setting aside those about {_quoted(plan.set_aside)}" if aside else ""
+        criterion += f", setting aside {_named(plan.avoided, self.papers)}" if plan.avoided else ""
         gathered = Gathered("list", [], [], [], members[:MAX_LISTED], possible, matched_total=len(members),
                             more=members[MAX_LISTED:], criterion=criterion, negated=plan.negated, within=within)
         first = [m.paper_id for m in gathered.members + possible]
@@ -990,6 +991,13 @@ def _quoted(alternatives: Sequence[str]) -> str:
     """["audio", "video", "images"] -> '"audio", "video" or "images"', as a list's header names its criterion."""
     quoted = [f'"{a}"' for a in alternatives]
     return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
+def _named(paper_ids: Sequence[str], papers: Mapping[str, Paper]) -> str:
+    """ "DGP" or "DaTMe and DGP": the papers a list leaves out by name ("Apart from that one, who else ..."), so
+    the heading says the list is of the others."""
+    labels = [papers[pid].label for pid in paper_ids if pid in papers]
+    return " and ".join([", ".join(labels[:-1]), labels[-1]] if len(labels) > 1 else labels)
 
 
 def _possible(score: float, ceiling: float) -> bool:

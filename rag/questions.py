@@ -413,7 +413,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         contributed=contributed_phrase(question),
         similar=bool(_LIKE_REQUEST.search(question) or _RELATED.search(question)
                      and (answer_nouns or _ASKING_ELSE.search(question))),
-        mentions=len(set(linked.values())),
+        mentions=len({at for pid, at in linked.items() if pid not in excluded}),  # (not the names set aside)
         quoted=quoted_phrases(question),
         asks_several=bool(_SEVERAL.search(question)),
     )
@@ -542,10 +542,17 @@ def _excluded_names(question: str, linked: dict[str, int], names: NameIndex, spe
     A paper named before "apart from that one" or "besides it" is set aside too, its naming taken out as well
     ("I already have the DGP paper. Apart from that one, who else ...": "the DGP paper" describes none asked about)."""
     excluded, kept = [], question
-    for pid, at in linked.items():
-        if before := _SETTING_ASIDE.search(question[:at]):
+    end = -1  # where the last name set aside ends: "besides DaTMe and DGP" sets both aside
+    for pid, at in sorted(linked.items(), key=lambda item: item[1]):
+        before = _SETTING_ASIDE.search(question[:at])
+        joined = end >= 0 and _NAMES_JOINED.fullmatch(question[end:at])
+        if before or joined:
             excluded.append(pid)
-            kept = _blanked(kept, before.start(), _name_end(question, at, names.by_id[pid].label, spelled.get(pid)))
+            start = before.start() if before else end
+            end = _name_end(question, at, names.by_id[pid].label, spelled.get(pid))
+            kept = _blanked(kept, start, end)
+        else:
+            end = -1
     for match in _ASIDE_REFERRING.finditer(question):
         earlier = [pid for pid, at in linked.items() if at < match.start() and pid not in excluded]
         for pid in earlier:
@@ -618,6 +625,7 @@ _SET_ASIDE_CLAUSE = re.compile(rf"(?:^|[,;]|(?<=[.?!\u2013\u2014]))\s*{_ASIDE}\s
 # ... or by pointing back at a paper named before: "Apart from that one", "Besides it".
 _ASIDE_REFERRING = re.compile(rf"\b{_ASIDE}\s+(?:(?:that|this)\s+(?:one|paper|work|study|abstract)|it|them)\b",
                               re.IGNORECASE)
+_NAMES_JOINED = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+)(?:the\s+)?", re.IGNORECASE)
 _SETTING_ASIDE = re.compile(rf"\b(?:{_ASIDE}|beyond)\s+(?:the\s+)?$", re.IGNORECASE)
 
 

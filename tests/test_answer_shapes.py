@@ -1292,3 +1292,12 @@ def test_asking_how_a_method_performs_quotes_its_result(seed_assistant) -> None:
     answer = seed_assistant.answer("How does the Token Hypothesis procedure perform compared with full fine-tuning?")
     assert "matches or exceeds full-sequence fine-tuning" in answer.text, answer.text
     assert_citations_valid(answer)
+
+
+def test_a_list_heading_names_the_papers_it_sets_aside(seed_assistant) -> None:
+    """ "Apart from that one, who else ...": the list is of the others, and its heading says which was left out."""
+    answer = seed_assistant.answer("I already have the DGP paper. Apart from that one, who else is opening up LLMs "
+                                   "that take in video, images or sound to see what's going on inside?", use_llm=False)
+    cited = {s.paper.id for s in answer.cited_sources}
+    assert "p16" not in cited and {"p08", "p11"} <= cited, cited
+    assert "setting aside DGP" in answer.text.split("\n")[0], answer.text

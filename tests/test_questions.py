@@ -996,6 +996,18 @@ def test_a_name_written_in_lower_case_in_prose_is_no_name_typed_so() -> None:
     assert NameIndex([named, linked, prose], frozenset({"corals"})).recased("is glownet good?") == "is glownet good?"
 
 
+@pytest.mark.parametrize(("question", "labels"), [
+    ("Which papers besides DaTMe and DGP study diffusion models?", ["DaTMe", "DGP"]),
+    ("Other than CoCHI, RISE or Who&When Pro, which papers study LLMs?", ["CoCHI", "RISE", "Who&When Pro"]),
+])
+def test_names_listed_after_a_set_aside_word_are_all_avoided(seeds: list[Paper], question: str,
+                                                             labels: list[str]) -> None:
+    """Only the first name had been set aside, and the two names made it a comparison of DGP with nothing."""
+    plan = plan_question(question, seeds)
+    assert plan.avoided == [seed_id(seeds, label) for label in labels] and plan.targets == [], plan
+    assert plan.kind == "list", plan
+
+
 def test_a_paper_set_aside_by_its_spelled_out_name_is_avoided(seeds: list[Paper]) -> None:
     """ "Besides the Dynamic Gated Pathways paper" (DGP's long form): only "Besides the Dynamic" had been taken out,
     and "Gated Pathways" was left as a description, so the list became a comparison and was refused."""
