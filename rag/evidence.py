@@ -653,10 +653,9 @@ class EvidenceScorer:
         # "bounding boxes" is not (0.56; "lower bound" 0.72, "upper bounds" 0.88)
         in_context = frozenset(f for f, x in forms.items() if x >= RELATED_WORD_MIN and f.endswith("ing")
                                and not word.lower().endswith("ing"))
-        word_vector = vector
 
         def context(phrase: str) -> float:
-            return float(self.bank.embedder.embed_query(phrase) @ word_vector)
+            return float(self.bank.embedder.embed_query(phrase) @ vector)
         distant = {wanted_stem: StemForms.of({f: x for f, x in forms.items() if stem(f) == wanted_stem}, in_context,
                                              context)
                    for wanted_stem in {stem(f) for f, x in forms.items() if x < RELATED_WORD_MIN or f in in_context}}

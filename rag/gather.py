@@ -989,15 +989,18 @@ def _without(text: str, question: str) -> str:
 
 def _quoted(alternatives: Sequence[str]) -> str:
     """["audio", "video", "images"] -> '"audio", "video" or "images"', as a list's header names its criterion."""
-    quoted = [f'"{a}"' for a in alternatives]
-    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+    return _series([f'"{a}"' for a in alternatives], "or")
 
 
 def _named(paper_ids: Sequence[str], papers: Mapping[str, Paper]) -> str:
     """ "DGP" or "DaTMe and DGP": the papers a list leaves out by name ("Apart from that one, who else ..."), so
     the heading says the list is of the others."""
-    labels = [papers[pid].label for pid in paper_ids if pid in papers]
-    return " and ".join([", ".join(labels[:-1]), labels[-1]] if len(labels) > 1 else labels)
+    return _series([papers[pid].label for pid in paper_ids if pid in papers], "and")
+
+
+def _series(items: Sequence[str], conjunction: str) -> str:
+    """ "A", "A or B", "A, B or C": items as a heading names them."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
 
 
 def _possible(score: float, ceiling: float) -> bool:

@@ -621,11 +621,12 @@ _SET_ASIDE_CLAUSE = re.compile(rf"(?:^|[,;]|(?<=[.?!\u2013\u2014]))\s*{_ASIDE}\s
                                r"(?:ones?|papers?|works?|studies|abstracts)?\s*(?:(?:that|which)\s+(?:are|is)\s+)?"
                                r"(?:built\s+)?(?:around|on|about|using|with)?\s*(?P<what>[^,;:?.!]+?)\s*(?:,|(?=[?.!]\s*$))",
                                re.IGNORECASE)
-# ... a named paper, right before its name ("other than (the) DaTMe (paper)").
 # ... or by pointing back at a paper named before: "Apart from that one", "Besides it".
 _ASIDE_REFERRING = re.compile(rf"\b{_ASIDE}\s+(?:(?:that|this)\s+(?:one|paper|work|study|abstract)|it|them)\b",
                               re.IGNORECASE)
+# ... names joined to one set aside: "besides DaTMe and DGP", "other than CoCHI, RISE or Who&When Pro".
 _NAMES_JOINED = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+)(?:the\s+)?", re.IGNORECASE)
+# ... a named paper, right before its name ("other than (the) DaTMe (paper)").
 _SETTING_ASIDE = re.compile(rf"\b(?:{_ASIDE}|beyond)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
