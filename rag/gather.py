@@ -318,12 +318,18 @@ class Gatherer:
         and "not stated" stays the fact path's one decision. Before, these were fact answers from one paper,
         which lost a member on 4 tuning lists (probe2, probe4, probe9, probe13) and changed no other answer.
         A whole question far from every passage still asks for papers that may clear its criterion: "Is anyone in
-        this batch working with animals or animal data?" was "The abstracts ... don't answer this" (two do)."""
+        this batch working with animals or animal data?" was "The abstracts ... don't answer this" (two do).
+        Asked for in the plural ("Papers that decide which subset of data gets updated during training?"), the
+        weaker matches of a criterion no paper clears count too, as they do after "Which papers": the one-paper
+        answer had cited one of four (probe29 a024, blind; no other tuning answer changed)."""
         fact = self._fact(plan, [], scope, k)
         if fact.missing is not None and fact.missing.reason != "nothing":
             return fact
         listed = self._list(plan, scope, k)
-        return listed if listed is not None and len(listed.members) >= 2 else fact
+        if listed is None:
+            return fact
+        shown = len(listed.members) + (len(listed.possible) if plan.asks_several else 0)
+        return listed if shown >= 2 else fact
 
     def _about_the_collection(self, plan: QuestionPlan, scope: Scope) -> bool:
         """Whether a question without a paper in view asks what the collection holds: it reads like asking for an

@@ -357,12 +357,16 @@ def test_both_criteria_must_hold_for_a_listed_paper(mini_assistant, question) ->
 
 def test_when_no_paper_clears_a_plural_list_the_closest_are_shown_as_weaker(seed_assistant) -> None:
     """A criterion of judgement is written in no sentence, so no paper clears the bar: the papers closest to the
-    best are listed, said to be weaker matches, rather than one paper's answer. Asked for one paper, it is one."""
+    best are listed, said to be weaker matches, rather than one paper's answer, however the papers are asked for.
+    Asked for one paper, it is one."""
     criterion = "look inside a model's internal representations or components to explain why it fails"
     answer, shown, _ = answered_list(seed_assistant, f"Which papers {criterion}?")
     head = answer.text.splitlines()[0]
     assert head.startswith("No paper in the corpus clearly matches") and "closest" in head, answer.text
     assert 2 <= len(shown) <= MAX_CLOSEST and len(set(shown)) == len(shown), answer.text
+    # asked for papers without "which" ("Papers that ...?"), the same weaker matches, not the best one's answer
+    answer, terse, _ = answered_list(seed_assistant, f"Papers that {criterion}?")
+    assert "closest" in answer.text.splitlines()[0] and len(terse) >= 2, answer.text
     # the paper the question itself retrieves best, which a one-paper answer would quote, is among them
     question = "Which papers first test a claim on synthetic data and then confirm it on real-world data?"
     answer, shown, _ = answered_list(seed_assistant, question)
