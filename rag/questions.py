@@ -377,7 +377,10 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
             linked.setdefault(pid, at)
     named = sorted(linked, key=lambda pid: linked[pid])
     excluded, question_kept = _excluded_names(question, linked, names, spelled)
-    set_aside, question_kept = _set_aside(question_kept) if _SET_VALUED.search(question) else ("", question_kept)
+    # papers asked for, with or without "which" ("LLM-centric papers ...; don't count ones that only say X"):
+    # a set-aside clause sets papers aside; read as a negation, the list had been one paper's answer (probe29 a028)
+    asks_set = _SET_VALUED.search(question) or _SEEKS_PAPERS.search(question) and not linked
+    set_aside, question_kept = _set_aside(question_kept) if asks_set else ("", question_kept)
     question_kept = _NO_EXTRA.sub(_free_in_place, question_kept)
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
     # so an answer can say no abstract mentions it.
@@ -425,7 +428,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     if plan.carried and _ANOTHER.search(question):  # "Does another paper here study ...?"
         plan.carried, plan.avoided = [], plan.carried
     plan.avoided += excluded
-    plan.set_aside = alternatives(set_aside, unasked) if plan.set_valued else []
+    plan.set_aside = alternatives(set_aside, unasked) if plan.set_valued or plan.seeks_papers else []
     if plan.carried:  # "the second one" points at a paper of the conversation: "second" is not asked about
         ordinals = {m.group(1).lower() for m in _ORDINAL_REF.finditer(question)}
         plan.terms = [t for t in plan.terms if t.lower() not in ordinals]
@@ -616,10 +619,10 @@ def _blanked(text: str, start: int, end: int) -> str:
 _ASIDE = (r"(?:other\s+than|besides|beside|apart\s+from|aside\s+from|except(?:\s+for)?|excluding|not\s+counting"
           r"|(?:setting|leaving|putting)\s+aside|leaving\s+out|not\s+including|do(?:\s+not|n['\u2019]t)\s+count)")
 # (at the start of a sentence or after a comma, semicolon or dash: "... work. Setting aside the paper on X, which ...",
-# "LLM-centric papers; don't count ones that only say 'transformers'")
+# "LLM-centric papers; don't count ones that only say 'transformers'", to a comma or the end, with or without "?")
 _SET_ASIDE_CLAUSE = re.compile(rf"(?:^|[,;]|(?<=[.?!\u2013\u2014]))\s*{_ASIDE}\s+(?:the\s+)?"
                                r"(?:ones?|papers?|works?|studies|abstracts)?\s*(?:(?:that|which)\s+(?:are|is)\s+)?"
-                               r"(?:built\s+)?(?:around|on|about|using|with)?\s*(?P<what>[^,;:?.!]+?)\s*(?:,|(?=[?.!]\s*$))",
+                               r"(?:built\s+)?(?:around|on|about|using|with)?\s*(?P<what>[^,;:?.!]+?)\s*(?:,|(?=[?.!]?\s*$))",
                                re.IGNORECASE)
 # ... or by pointing back at a paper named before: "Apart from that one", "Besides it".
 _ASIDE_REFERRING = re.compile(rf"\b{_ASIDE}\s+(?:(?:that|this)\s+(?:one|paper|work|study|abstract)|it|them)\b",

@@ -326,6 +326,18 @@ def test_terse_list_questions_ask_for_papers(question: str, set_aside: list[str]
     assert plan.set_valued and not plan.negated and plan.set_aside == set_aside, plan
 
 
+@pytest.mark.parametrize(("question", "criterion", "set_aside"), [
+    # asked for papers without "which", ending without a question mark: the clause still sets papers aside, and
+    # the question is not a negation (it had been, and its criterion had "count transformers" in it)
+    ("Reef-centric papers incl. kelp / seagrass; don't count ones that only say 'fish'",
+     "Reef-centric incl kelp seagrass", ["fish"]),
+    ("Papers mapping reefs, not counting the ones on kelp", "mapping reefs", ["kelp"]),
+])
+def test_papers_asked_for_without_which_set_aside_too(question: str, criterion: str, set_aside: list[str]) -> None:
+    plan = plan_question(question, [])
+    assert plan.criterion == criterion and plan.set_aside == set_aside and not plan.negated, plan
+
+
 def test_list_criterion_keeps_content_verbs() -> None:
     # "forecast" and "monitor" are the criterion itself, not filler.
     assert plan_question("Which papers forecast sea levels?", []).criterion == "forecast sea levels"
