@@ -160,6 +160,10 @@ _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing
                           r"|ha(?:ve|s)\s+(?:anything\s+)?to\s+do\s+with"
                           r"|in\s+(?:some|any|one)\s+(?:form|way|shape|fashion|capacity)(?:\s+or\s+another)?"
                           r"|of\s+(?:some|any)\s+(?:kind|sort|type)"
+                          # what the asked-for thing is to the paper: "identifiability as a central question", "use
+                          # audio as input" (the criterion is identifiability, audio)
+                          r"|as\s+(?:(?:an?|the|their|its)\s+)?(?:(?:central|key|main|core|primary|major|open|research"
+                          r"|guiding)\s+)?(?:question|problem|theme|topic|focus|concern|input)s?"
                           r"|in\s+(?:(?:about|under|at\s+most)\s+)?(?:\d+(?:\s*[-–]\s*\d+)?|one|two|three|four|five|a\s+few"
                           r"|a\s+couple(?:\s+of)?)\s+(?:short\s+)?(?:sentences?|words?|bullets?|bullet\s+points?|points?"
                           r"|paragraphs?|lines?)"

@@ -68,7 +68,7 @@ _SET_VALUED = re.compile(
 # of having or using ("have no", "use no"), "unrelated to", and the exclusion words. ("have not" is left
 # out: "methods that have not carried over" describes a paper's topic, it does not exclude papers.)
 _NEGATED = re.compile(
-    r"\b(?:are|is|do|does|did)\s*(?:not|n't)\b|\bnot\s+(?:about|on|related|concerned|\w+ing)\b"
+    r"\b(?:are|is|do|does|did)\s*(?:not|n['\u2019]?t)\b|\bnot\s+(?:about|on|related|concerned|\w+ing)\b"
     r"|\b(?:have|has|had|contain|contains|use|uses|involve|involves|need|needs|with)\s+no\b"
     r"|\bunrelated\s+to\b|\bother\s+than\b|\bexcept\b|\bexcluding\b|\bapart\s+from\b",
     re.IGNORECASE,
@@ -381,7 +381,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     # a set-aside clause sets papers aside; read as a negation, the list had been one paper's answer (probe29 a028)
     asks_set = _SET_VALUED.search(question) or _SEEKS_PAPERS.search(question) and not linked
     set_aside, question_kept = _set_aside(question_kept) if asks_set else ("", question_kept)
-    question_kept = _NO_EXTRA.sub(_free_in_place, question_kept)
+    question_kept = _NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(r"\1-free", question_kept))
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
     # so an answer can say no abstract mentions it.
     labels = [names.by_id[pid].label for pid in named] + [t for t in name_tokens(question) if names.containing(t)]
@@ -493,10 +493,10 @@ def _points_back(asking: str) -> bool:
     """Whether a sentence asking for papers points at the sentences before it ("Is there a paper that explains
     this?", "Which ones do that?"). "these papers" is the collection, and a pronoun after the papers asked for is
     theirs ("which papers say their code is shared?")."""
-    text = _COLLECTION.sub("", asking)
+    text = asking  # (the noun found before "these papers" is blanked: "Which of these papers say their code ...")
     if noun := _ASKED_SET_NOUN.search(text):
         text = text[:noun.end()] + _PERSONAL_PRONOUN.sub("", text[noun.end():])
-    return bool(_POINTING_BACK.search(text))
+    return bool(_POINTING_BACK.search(_COLLECTION.sub("", text)))
 
 
 def _after_preamble(sentence: str) -> list[str]:
@@ -754,8 +754,10 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
 _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to|even\s+(?:if|when|though))"
                        r"|,\s+not\s+(?:just|only|merely|simply))\b[^,;:?.!()]*"
                        r"|,\s+whether\b[^;:?.!()]*"  # (to the sentence's end: ", whether in people, animals or AI")
-                       r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|not|except|excluding)\b[^()]*\)",
-                       re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
+                       r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|not|except|excluding"
+                       r"|or\s+(?:its|their|the\s+lack\s+of|lack)\b)[^()]*\)",
+                       re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)"; one pointing
+# back, "identifiability (or its failure)", is the same topic: "failure" alone had listed the failure papers)
 # ("(A, B)", "— A, B —", "— A, B?" at the end)
 _EXAMPLES = re.compile(r"\s*\((?P<a>[^()]*)\)"
                        r"|\s+[\u2013\u2014]\s*(?P<b>[^\u2013\u2014]+?)\s*(?:[\u2013\u2014](?=[\s?.!,;:]|$)|(?=[?.!]*\s*$))")
@@ -839,6 +841,11 @@ def _free_form(part: str) -> str:
 # "with no extra training at all", "no additional labels": the X-free property in plain words, not a negation
 # ("no images at all" stays a negation: the papers without images)
 _NO_EXTRA = re.compile(r"\b(?:with\s+)?no\s+(?:extra|additional)\s+([a-z]{4,})(?:\s+at\s+all)?(?![\w-])", re.IGNORECASE)
+
+
+# "training free methods??": "training-free" typed with a space, which had matched any "-free" ("label-free",
+# "Cell-free DNA"); not "feel free to", "free of", nor after an adverb ("completely free")
+_SPACED_FREE = re.compile(r"\b(?!feel\b)([A-Za-z]{3,}(?<!ly))\s(free)\b(?!\s+(?:to|of|from)\b)", re.IGNORECASE)
 
 
 def _free_in_place(match: re.Match[str]) -> str:

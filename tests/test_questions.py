@@ -338,6 +338,29 @@ def test_papers_asked_for_without_which_set_aside_too(question: str, criterion: 
     assert plan.criterion == criterion and plan.set_aside == set_aside and not plan.negated, plan
 
 
+@pytest.mark.parametrize(("question", "criterion", "negated"), [
+    # a negation typed without its apostrophe negates, and is no criterion word
+    ("which papers dont use images", "images", True),
+    ("Which papers don't use images?", "images", True),
+    # "submission" points at the corpus, as "paper" does; it had been reported missing from the abstract
+    ("Which submission maps coral reefs?", "maps coral reefs", False),
+    # "training free" typed with a space is "training-free"; "feel free to" is not
+    ("training free methods?? which papers have one", "training-free", False),
+    # what the topic is to the paper: "as a central question", "as input"
+    ("Which papers are having identifiability as a central question?", "identifiability", False),
+    ("which ones use audio as input", "audio", False),
+    # a parenthesis pointing back at the topic ("or its failure") is the same topic, no alternative
+    ("Which papers study identifiability (or its failure)?", "identifiability", False),
+    # a preamble before "Which of these papers ... their ...": "their" is the papers', the preamble not the criterion
+    ("I'm making a list for readers who tinker. Which of these papers say their code is available?",
+     "code available", False),
+])
+def test_criterion_words_as_people_type_them(question: str, criterion: str, negated: bool) -> None:
+    plan = plan_question(question, [])
+    assert plan.criterion == criterion and plan.negated is negated and plan.alternatives in ([], [criterion]), plan
+
+
+
 def test_list_criterion_keeps_content_verbs() -> None:
     # "forecast" and "monitor" are the criterion itself, not filler.
     assert plan_question("Which papers forecast sea levels?", []).criterion == "forecast sea levels"
