@@ -187,10 +187,11 @@ _SEEKS_PAPERS = re.compile(r"\b(?:which|what|find|show|any|some|every|all)\s+(?:
                            r"|\b(?:papers|articles|abstracts|submissions|publications)\b"
                            r"|\b(?:any|some)(?:one|body|thing)\b|(?:^|[.?!:]\s)\W*who\b|\bwho\s+else\b", re.IGNORECASE)
 # A contribution verb before what is contributed, up to the clause's end: "introduce a new benchmark for ...",
-# "propose and release a dataset that ...", "a new, named benchmark".
+# "propose and release a dataset that ...", "a new, named benchmark", "whose contribution includes a new ...".
 _CONTRIBUTING = re.compile(r"\b(?:introduc|propos|present|buil[dt]|releas|contribut|develop|creat|design|construct"
                            r"|offer|provid|publish|curat|assembl|compil|put(?:s|ting)?\s+(?:out|forward))\w*\s+"
-                           r"(?:and\s+\w+\s+)?(?P<what>(?:an?|new|novel|their\s+own|any)\b"
+                           r"(?:and\s+\w+\s+|(?:(?<=contribution\s)|(?<=contributions\s))(?:is|are|includes?|being)\s+)?"
+                           r"(?P<what>(?:an?|new|novel|their\s+own|any)\b"
                            r"[^;:?.!()]*?)(?=\s+(?:for|that|which|to|in|of|with|where|whose|as|on)\b|[;:?.!()]|$)",
                            re.IGNORECASE)
 # Asking for the papers like one paper: phrases that ask for papers themselves ("Anything similar?", "What else is

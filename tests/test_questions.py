@@ -142,7 +142,7 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
 
 
 @pytest.mark.parametrize(("question", "criterion"), [
-    ("Which papers include formal proofs rather than only reef experiments?", "include formal proofs"),
+    ("Which papers include formal proofs rather than only reef experiments?", "formal proofs"),
     ("Which papers mainly survey reefs instead of proposing a new sensor?", "survey reefs"),
     # in a parenthesis too, and "(not ...)" there says what does not count
     ("Which papers survey reefs with drones (as opposed to divers)?", "survey reefs drones"),
@@ -1094,6 +1094,10 @@ def test_requests_about_the_answers_form_are_not_content(question, terms) -> Non
     ("Which papers use benchmarks?", ""),
     ("Any new reef datasets introduced here?", "new reef datasets"),  # the verb after what is contributed
     ("Which papers use datasets introduced by others?", ""),
+    # what the contribution is or includes
+    ("List the submissions whose primary contribution includes a new, named reef set.", "a new, named reef set"),
+    ("Papers whose main contribution is a benchmark?", "a benchmark"),
+    ("Which papers measure each feature's contribution to reef loss?", ""),
 ])
 def test_what_a_question_asks_papers_to_contribute(question, contributed) -> None:
     assert contributed_phrase(question) == contributed
