@@ -649,13 +649,24 @@ def _set_sentence(question: str) -> str:
     return question[starts[-1]:end]
 
 
+# What papers are instead, after a negation: ", just theory", " - only kelp"
+_ONLY_INSTEAD = re.compile(r"(?:[,;]|\s[\u2013\u2014-])\s*(?:just|only|purely|merely)\s+([^,;:?.!()]+)", re.IGNORECASE)
+
+
 def _negated_set(question: str) -> str:
     """"Which health-related papers don't use images?" -> "health": what a negated list question says of
-    its papers before the negation is the set the negation is taken within. Nothing there ("Which papers are
-    not about LLMs?") leaves the whole collection, and the list is its complement."""
+    its papers before the negation is the set the negation is taken within, or what it says they are instead
+    after it (", just theory"). Nothing there ("Which papers are not about LLMs?") leaves the whole collection,
+    and the list is its complement."""
     sentence = _set_sentence(question)
     negation = _NEGATED.search(sentence)
-    return _phrase_terms(sentence[:negation.start()]) if negation else ""
+    if not negation:
+        return ""
+    if before := _phrase_terms(sentence[:negation.start()]):
+        return before
+    # ("Which ones don't report any experiments at all, just theory?": what they are instead is the set)
+    instead = _ONLY_INSTEAD.search(sentence, negation.end())
+    return _phrase_terms(instead.group(1)) if instead else ""
 
 
 def set_phrase(question: str) -> str:

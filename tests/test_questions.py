@@ -235,6 +235,9 @@ def test_only_a_negation_in_the_set_question_asks_for_the_complement(question, n
     # "among the papers on X (...)" is a set even when its question word comes after the parentheses
     ("Among the papers on river monitoring (drones or buoys), which ones do not use sonar?",
      "river monitoring drones buoys", ["sonar"]),
+    # nothing before it, what they are instead after it (", just X"): that set
+    ("Which ones don't use any drones at all, just satellites?", "satellites", ["drones"]),
+    ("which papers dont map reefs - only kelp", "kelp", ["map", "reefs"]),
     # nothing before the negation: the whole collection, and the list is its complement
     ("Which papers are not about robots?", "", []),
     ("What papers in this collection aren't about graphs?", "", []),
