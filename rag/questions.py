@@ -53,7 +53,7 @@ _SET_VALUED = re.compile(
     rf"\b{_SET_NOUN}\b"
     r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
     r"|\b(?:anything|everything|stuff)\s+(?:on|about|regarding|concerning|involving|covering|using|with|related\s+to|that"
-    r"|in\s+here)\b"
+    r"|in\s+here)\b|\beverything\s+here\b"  # ("List everything here that deals with ...")
     r"|\bany\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b"
     r"|\bany\b[^?.]*?\b(?:in\s+)?here\b"  # ("Any new benchmarks introduced here?": "here" is the collection)
     r"|\bwhat(?:'s|\s+is)\s+(?:out\s+)?there\b|\binterested\s+in\s+(?:any\s+)?(?:work|research)\b"
@@ -582,10 +582,11 @@ def _name_end(question: str, at: int, label: str, spelled_end: int | None) -> in
 
 def _counted_too(question: str) -> tuple[list[str], list[str]]:
     """What a sentence beside the asking adds to a list's criterion ("Which papers use RL? Count RLHF-style
-    preference tuning too.") and what it sets aside ("A project web page on its own doesn't count.")."""
+    preference tuning too.", "... counting RLHF and preference tuning too") and what it sets aside ("A project web
+    page on its own doesn't count.")."""
     counted, uncounted = [], []
-    for sentence in split_sentences(question):
-        text = sentence.text.strip("() ")
+    # (a sentence typed in lower case after the asking is one too: "anything on RL? counting RLHF too")
+    for text in (part.strip("() ") for s in split_sentences(question) for part in _SENTENCE_END.split(s.text)):
         if text.endswith("?"):  # (the asking itself: "Which papers report a token count?")
             continue
         if match := _DOES_NOT_COUNT.match(text):
@@ -595,7 +596,8 @@ def _counted_too(question: str) -> tuple[list[str], list[str]]:
     return counted, uncounted
 
 
-_COUNTS_TOO = re.compile(r"(?:also\s+)?(?:count|include)\s+(?P<what>.+?)\s+(?:too|as\s+well)\W*$"
+_SENTENCE_END = re.compile(r"(?<=[?.!])\s+")
+_COUNTS_TOO = re.compile(r"(?:also\s+)?(?:count(?:ing)?|includ(?:e|ing))\s+(?P<what>.+?)\s+(?:too|as\s+well)\W*$"
                          r"|(?P<also>.+?)\s+(?:also\s+counts?|counts?\s+(?:too|as\s+well))\W*$", re.IGNORECASE)
 _DOES_NOT_COUNT = re.compile(r"(?P<what>.+?)\s+(?:on\s+(?:its|their)\s+own\s+|alone\s+)?(?:does|do)(?:n't|\s+not)"
                              r"\s+count\W*$", re.IGNORECASE)

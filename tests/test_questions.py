@@ -193,10 +193,16 @@ def test_papers_set_aside_by_description_are_not_the_criterion(question, criteri
     ("Which papers map coral reefs? Count drone surveys too.", "drone surveys"),
     ("Which papers map coral reefs? Sonar surveys count as well.", "Sonar surveys"),
     ("Which papers map coral reefs? Drone surveys also count.", "Drone surveys"),
+    ("anything that maps coral reefs? counting drone surveys too", "drone surveys"),  # typed in lower case
 ])
 def test_a_sentence_counting_more_adds_an_alternative(question, added) -> None:
     plan = plan_question(question, [])
-    assert "map coral reefs" in plan.alternatives and added in plan.alternatives, plan
+    assert any("map" in a and "coral reefs" in a for a in plan.alternatives) and added in plan.alternatives, plan
+
+
+def test_list_everything_here_asks_for_papers() -> None:
+    plan = plan_question("We map reefs at work. List everything here that deals with coral bleaching.", [])
+    assert plan.set_valued and plan.criterion == "coral bleaching", plan
 
 
 def test_a_count_asked_for_adds_no_alternative() -> None:
