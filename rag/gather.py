@@ -105,10 +105,6 @@ CONFIDENT_DENSE = 0.35
 # seeds): 0.25 put one more gold paper first and raised two lists, but lost another's gold first and a paper from
 # four answers.
 PAPER_PRIOR = 0.15
-# A paper retrieved first with the next below this share of its score is the fact answer's paper. On the single-paper
-# questions of the 31 tuning sets (seeds) the answer's first paper and the retrieval's first disagreed 9 times: where
-# retrieval was right the next paper had 0.78-0.87 of its score (and 0.94, 0.96), where the answer was, 0.95-0.995.
-LEAD_SHARE = 0.9
 # List membership: grid search on the 6 dev "which papers" questions and their 12 rewordings (mean paper F1):
 # (0.34, 0.65) 0.89, (0.36, 0.65) 0.88, (0.40, 0.65) 0.85; the middle of the plateau is taken. Re-checked with
 # POSSIBLE_WITHIN on the 399 lists of the tuning sets (mean F1): (0.36, 0.65, 0.55) 0.817, (0.34, 0.65, 0.55) 0.817,
@@ -534,7 +530,7 @@ class Gatherer:
         if pointed:  # the question is about these papers: quote nothing else
             gathered.evidence = [e for e in evidence if e.paper_id in pointed] or evidence
         else:
-            gathered.evidence = _with_paper_prior(evidence, sources, lead=plan.one_paper)
+            gathered.evidence = _with_paper_prior(evidence, sources)
         relevant = pointed or list(dict.fromkeys(e.paper_id for e in gathered.evidence))
         asked = [t for t in specific_terms(plan.question, plan.terms, self.scorer.acronyms, self.scorer.weights)
                  if t not in plan.aside_terms]  # ("not just citing a known weakness": no paper need write it)
@@ -961,9 +957,8 @@ def _asked_sentences(question: str) -> list[str]:
     return sentences if len(sentences) > 1 else []
 
 
-def _with_paper_prior(evidence: Sequence[Evidence], sources: Sequence[Source], lead: bool) -> list[Evidence]:
-    """Evidence re-ranked with its paper's retrieval score: among near-equal sentences, the best-retrieved paper's wins;
-    with ``lead`` (the question is about one paper), a clearly leading paper's sentences come first.
+def _with_paper_prior(evidence: Sequence[Evidence], sources: Sequence[Source]) -> list[Evidence]:
+    """Evidence re-ranked with its paper's retrieval score: among near-equal sentences, the best-retrieved paper's wins.
 
     A single sentence of a distractor can match a paraphrased question's words
     better than any sentence of the paper the whole-abstract retrieval found. The
@@ -974,19 +969,7 @@ def _with_paper_prior(evidence: Sequence[Evidence], sources: Sequence[Source], l
     spread = top - low if top > low else 1.0
     prior = {s.number: PAPER_PRIOR * (s.score - low) / spread for s in sources}
     boosted = [replace(e, bonus=e.bonus + prior.get(e.source, 0.0)) for e in evidence]
-    leader = _clear_leader(sources) if lead else None
-    return sorted(boosted, key=lambda e: (e.source != leader, -e.score))
-
-
-def _clear_leader(sources: Sequence[Source]) -> int | None:
-    """The source the whole-abstract retrieval clearly prefers (the next scores under LEAD_SHARE of it), whose
-    sentences then come first: a paraphrase's words can fit one sentence of another paper better ("when an agent
-    should copy what others do" fits "As agents become more capable ..." of Who&When Pro, 0.54, better than any
-    sentence of the social-learning paper, while the abstracts' retrieval ranks it first by far)."""
-    ranked = sorted(sources, key=lambda s: -s.score)
-    if len(ranked) < 2 or ranked[0].score <= 0 or ranked[1].score >= LEAD_SHARE * ranked[0].score:
-        return None
-    return ranked[0].number
+    return sorted(boosted, key=lambda e: -e.score)
 
 
 def _surface_by_stem(text: str) -> dict[str, str]:

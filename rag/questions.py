@@ -318,8 +318,6 @@ class QuestionPlan:
     asked_count: int = 0  # "Which two biomedical papers argue ...?": how many papers it asks for
     quoted: list[str] = field(default_factory=list)  # phrases it quotes: "... as a question of 'where to look'"
     asks_several: bool = False  # it asks for papers in the plural: "Which papers ...", not "Is there a paper ...?"
-    # nor of "each", "both" or "two" of them ("one about speech, one about motion: where does each locate ..."):
-    one_paper: bool = False  # what it asks is one paper's
 
     @property
     def criterion(self) -> str:
@@ -471,8 +469,6 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.alternatives += [a for text in counted for a in alternatives(text, unasked) if a not in plan.alternatives]
         plan.set_aside += [a for text in uncounted for a in alternatives(text, unasked)]
     plan.kind = suggested_kind(plan)
-    plan.one_paper = not (plan.asks_several or plan.compared_count >= 2 or plan.asked_count >= 2
-                          or _OF_SEVERAL.search(question))
     return plan
 
 
@@ -711,7 +707,6 @@ def quoted_phrases(question: str) -> list[str]:
 
 _SEVERAL = re.compile(r"\b(?:papers|works|studies|abstracts|articles|submissions)\b|^\W*(?:list|name)\b",
                       re.IGNORECASE)
-_OF_SEVERAL = re.compile(r"\b(?:each|both|either|neither|two|three|four)\b", re.IGNORECASE)
 _QUOTED = re.compile(r"(?<![\w'\"])['\"\u2018\u201c]([^'\"\u2019\u201d]{3,80}?)['\"\u2019\u201d](?![\w])")
 
 

@@ -1305,23 +1305,3 @@ def test_a_list_heading_names_the_papers_it_sets_aside(seed_assistant) -> None:
     cited = {s.paper.id for s in answer.cited_sources}
     assert "p16" not in cited and {"p08", "p11"} <= cited, cited
     assert "setting aside DGP" in answer.text.split("\n")[0], answer.text
-
-
-@pytest.mark.parametrize("question", [
-    "Is there work on when an agent should just copy what the others do instead of figuring it out alone?",
-    "Any paper on when it pays for an agent to copy what others do rather than figure things out by itself?",
-])
-def test_a_paper_the_retrieval_clearly_prefers_answers_a_one_paper_question(seed_assistant, question) -> None:
-    """ "agent" fits a sentence of Who&When Pro ("As agents become more capable ...") better than any sentence of
-    the social-learning paper, which the whole-abstract retrieval ranks first by far: that paper answers."""
-    answer = seed_assistant.answer(question)
-    assert answer.kind == "fact" and cited_ids(answer)[:1] == ["p02"], answer.text
-
-
-def test_a_question_about_each_of_two_papers_keeps_both(seed_assistant) -> None:
-    """Asked of two papers it describes, the answer quotes both, however clearly one of them is retrieved first."""
-    question = ("There are two diagnoses of 'binding' failures in video-capable language models: one about matching "
-                "speech to the person on screen who said it, one about which way an object moves. Where does each "
-                "locate the breakdown, and what fix does each propose?")  # (probe18 v005)
-    answer = seed_assistant.answer(question)
-    assert {"p08", "p11"} <= set(cited_ids(answer)), answer.text

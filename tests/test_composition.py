@@ -22,7 +22,6 @@ phrased for these tests, not taken from the dev set.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +32,7 @@ from rag.assistant import Answer, Assistant
 from rag.chunking import Sentence
 from rag.citations import SUPPORT_THRESHOLD, answer_sentences, score_support
 from rag.corpus import make_paper
-from rag.gather import LEAD_SHARE, _with_paper_prior
+from rag.gather import _with_paper_prior
 from rag.generation import Message
 from rag.questions import plan_question
 from rag.types import Evidence, Source
@@ -609,21 +608,12 @@ def _sources_and_evidence(similarities: list[float]) -> tuple[list[Source], list
 def test_the_best_retrieved_paper_wins_a_near_tie_even_when_retrieval_scores_are_close() -> None:
     """At 50k papers the sources' fused scores differ by hundredths; the prior must still break a near-tie."""
     sources, evidence = _sources_and_evidence([0.50, 0.51, 0.53, 0.40, 0.40])
-    assert _with_paper_prior(evidence, sources, lead=True)[0].paper_id == "x0"
+    assert _with_paper_prior(evidence, sources)[0].paper_id == "x0"
 
 
 def test_a_clearly_better_sentence_of_another_paper_still_comes_first() -> None:
     sources, evidence = _sources_and_evidence([0.40, 0.45, 0.70, 0.40, 0.40])
-    assert _with_paper_prior(evidence, sources, lead=True)[0].paper_id == "x2"
-
-
-def test_a_paper_retrieved_first_by_far_answers_a_one_paper_question() -> None:
-    """Asked of one paper, a clear retrieval lead (the next source under LEAD_SHARE of its score) beats a better
-    sentence of another paper; asked of several, the better sentence still comes first."""
-    sources, evidence = _sources_and_evidence([0.40, 0.45, 0.70, 0.40, 0.40])
-    sources[0] = replace(sources[0], score=sources[1].score / (LEAD_SHARE - 0.05))
-    assert _with_paper_prior(evidence, sources, lead=True)[0].paper_id == "x0"
-    assert _with_paper_prior(evidence, sources, lead=False)[0].paper_id == "x2"
+    assert _with_paper_prior(evidence, sources)[0].paper_id == "x2"
 
 
 def test_a_count_of_the_asked_thing_in_other_words_answers_a_number_question(seed_assistant) -> None:
