@@ -382,7 +382,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     # a set-aside clause sets papers aside; read as a negation, the list had been one paper's answer (probe29 a028)
     asks_set = _SET_VALUED.search(question) or _SEEKS_PAPERS.search(question) and not linked
     set_aside, question_kept = _set_aside(question_kept) if asks_set else ("", question_kept)
-    question_kept = _NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(r"\1-free", question_kept))
+    question_kept = _NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(_hyphened_free, question_kept))
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
     # so an answer can say no abstract mentions it.
     labels = [names.by_id[pid].label for pid in named] + [t for t in name_tokens(question) if names.containing(t)]
@@ -494,7 +494,9 @@ def _points_back(asking: str) -> bool:
     """Whether a sentence asking for papers points at the sentences before it ("Is there a paper that explains
     this?", "Which ones do that?"). "these papers" is the collection, and a pronoun after the papers asked for is
     theirs ("which papers say their code is shared?")."""
-    text = asking  # (the noun found before "these papers" is blanked: "Which of these papers say their code ...")
+    # (the asked noun is found before "these papers" is blanked: blanked first, "Which of these papers say their
+    # code ...?" had hidden "papers", and "their" looked like pointing back)
+    text = asking
     if noun := _ASKED_SET_NOUN.search(text):
         text = text[:noun.end()] + _PERSONAL_PRONOUN.sub("", text[noun.end():])
     return bool(_POINTING_BACK.search(_COLLECTION.sub("", text)))
@@ -765,13 +767,14 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
 # instead of proposing a method"): the something is what they are not, and its words ("experiments") match every
 # paper ("a real theory part, not just experiments"). So is a concession ("a medical angle, even if medicine is only
 # one of several application domains", "code being shared, whether it's already out or just promised").
+# A parenthesis pointing back at the topic, "identifiability (or its failure)", is the same topic: "failure" alone
+# had listed the failure papers.
 _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to|even\s+(?:if|when|though))"
                        r"|,\s+not\s+(?:just|only|merely|simply))\b[^,;:?.!()]*"
                        r"|,\s+whether\b[^;:?.!()]*"  # (to the sentence's end: ", whether in people, animals or AI")
                        r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|not|except|excluding"
                        r"|or\s+(?:its|their|the\s+lack\s+of|lack)\b)[^()]*\)",
-                       re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)"; one pointing
-# back, "identifiability (or its failure)", is the same topic: "failure" alone had listed the failure papers)
+                       re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
 # ("(A, B)", "— A, B —", "— A, B?" at the end)
 _EXAMPLES = re.compile(r"\s*\((?P<a>[^()]*)\)"
                        r"|\s+[\u2013\u2014]\s*(?P<b>[^\u2013\u2014]+?)\s*(?:[\u2013\u2014](?=[\s?.!,;:]|$)|(?=[?.!]*\s*$))")
@@ -858,8 +861,16 @@ _NO_EXTRA = re.compile(r"\b(?:with\s+)?no\s+(?:extra|additional)\s+([a-z]{4,})(?
 
 
 # "training free methods??": "training-free" typed with a space, which had matched any "-free" ("label-free",
-# "Cell-free DNA"); not "feel free to", "free of", nor after an adverb ("completely free")
-_SPACED_FREE = re.compile(r"\b(?!feel\b)([A-Za-z]{3,}(?<!ly))\s(free)\b(?!\s+(?:to|of|from)\b)", re.IGNORECASE)
+# "Cell-free DNA"); not "feel free to", "free of", "for free", nor after an adverb ("completely free")
+_SPACED_FREE = re.compile(r"\b([A-Za-z]{3,})\sfree\b(?!\s+(?:to|of|from)\b)", re.IGNORECASE)
+
+
+def _hyphened_free(match: re.Match[str]) -> str:
+    """ "training free" -> "training-free" (the same length: positions found in the question still hold)."""
+    word = match.group(1)
+    if word.lower() in STOPWORDS or word.lower() == "feel" or word.lower().endswith("ly"):
+        return match.group(0)
+    return f"{word}-free"
 
 
 def _free_in_place(match: re.Match[str]) -> str:

@@ -355,6 +355,7 @@ def test_papers_asked_for_without_which_set_aside_too(question: str, criterion: 
     ("Which submission maps coral reefs?", "maps coral reefs", False),
     # "training free" typed with a space is "training-free"; "feel free to" is not
     ("training free methods?? which papers have one", "training-free", False),
+    ("Which papers release their code for free?", "release code free", False),
     # what the topic is to the paper: "as a central question", "as input"
     ("Which papers are having identifiability as a central question?", "identifiability", False),
     ("which ones use audio as input", "audio", False),
