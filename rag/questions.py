@@ -380,7 +380,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     excluded, question_kept = _excluded_names(question, linked, names, spelled)
     # papers asked for, with or without "which" ("LLM-centric papers ...; don't count ones that only say X"):
     # a set-aside clause sets papers aside; read as a negation, the list had been one paper's answer (probe29 a028)
-    asks_set = _SET_VALUED.search(question) or _SEEKS_PAPERS.search(question) and not linked
+    set_cue, seeks_cue = bool(_SET_VALUED.search(question)), bool(_SEEKS_PAPERS.search(question))
+    asks_set = set_cue or seeks_cue and not linked
     set_aside, question_kept = _set_aside(question_kept) if asks_set else ("", question_kept)
     question_kept = _NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(_hyphened_free, question_kept))
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
@@ -399,7 +400,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         question=question, kind="fact", query=question, terms=terms, targets=named, described=described,
         ambiguous={pid: holders for pid in named
                    if len(holders := names.containing(names.by_id[pid].label)) > MAX_NAME_PAPERS},
-        set_valued=bool(_SET_VALUED.search(question)) and not named,
+        set_valued=set_cue and not named,
         negated=bool(_NEGATED.search(_OTHER_CAUSE.sub(" ", _set_sentence(question_kept)))),
         alternatives=_alternatives_of(question_kept, unasked),
         carried=conversation_papers(history, names, _set_needed(question))
@@ -413,7 +414,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         asks_size=bool(_SIZE_ASKED.search(question)),
         wants_papers=bool(answer_nouns),
         of_a_set=bool(_DEFINITE_SET.search(question)) and not named,
-        seeks_papers=bool(_SEEKS_PAPERS.search(question)) and not named,
+        seeks_papers=seeks_cue and not named,
         contributed=contributed_phrase(question),
         similar=bool(_LIKE_REQUEST.search(question) or _RELATED.search(question)
                      and (answer_nouns or _ASKING_ELSE.search(question))),

@@ -353,7 +353,7 @@ def test_papers_asked_for_without_which_set_aside_too(question: str, criterion: 
     ("Which papers don't use images?", "images", True),
     # "submission" points at the corpus, as "paper" does; it had been reported missing from the abstract
     ("Which submission maps coral reefs?", "maps coral reefs", False),
-    # "training free" typed with a space is "training-free"; "feel free to" is not
+    # "training free" typed with a space is "training-free"; "for free" is not
     ("training free methods?? which papers have one", "training-free", False),
     ("Which papers release their code for free?", "release code free", False),
     # what the topic is to the paper: "as a central question", "as input"
@@ -368,7 +368,6 @@ def test_papers_asked_for_without_which_set_aside_too(question: str, criterion: 
 def test_criterion_words_as_people_type_them(question: str, criterion: str, negated: bool) -> None:
     plan = plan_question(question, [])
     assert plan.criterion == criterion and plan.negated is negated and plan.alternatives in ([], [criterion]), plan
-
 
 
 def test_list_criterion_keeps_content_verbs() -> None:
