@@ -62,7 +62,7 @@ FORM_WORDS = frozenset(
     # negations typed without the apostrophe ("which papers dont report experiments"): the planner reads them
     "dont doesnt didnt isnt arent "
     "specifically explicitly explicit interested centrally chiefly principally largely predominantly concerned focused "
-    "focusing".split()
+    "focusing pure purely merely solely exclusively presenting contribution contributions".split()
 )
 # The nouns by which a question points at the corpus itself ("in this batch", "the themes of this collection").
 CORPUS_NOUNS = "|".join(("batch", "bunch", "collection", "conference", "corpus", "lot", "selection", "set"))

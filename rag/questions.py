@@ -54,7 +54,7 @@ _SET_VALUED = re.compile(
     r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
     r"|\b(?:anything|everything|stuff)\s+(?:on|about|regarding|concerning|involving|covering|using|with|related\s+to|that"
     r"|in\s+here)\b|\beverything\s+here\b"  # ("List everything here that deals with ...")
-    r"|\bany\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b"
+    r"|\b(?:any|how\s+many)\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b"  # ("how many paper are ...")
     r"|\bany\b[^?.]*?\b(?:in\s+)?here\b"  # ("Any new benchmarks introduced here?": "here" is the collection)
     r"|\bwhat(?:'s|\s+is)\s+(?:out\s+)?there\b|\binterested\s+in\s+(?:any\s+)?(?:work|research)\b"
     rf"|\bamong\s+(?:the|these|those|all)\s+{_SET_NOUN}\b"
@@ -132,7 +132,9 @@ _FIGURE = re.compile(
     r"|\bhow\s+much\s+(?!(?:does|do|did|is|are|was|were|can|could|should|will|would|the|a|an|this|that|its|their"
     r"|each|every)\b)\w+"
     rf"|\bhow\s+much\s+(?:does|do|did|can|could|will|would)\s+(?:[\w&+.-]+\s+){{1,4}}?{_CHANGE_VERBS}\b"
-    r"|\bwhat\s+(?:is\s+the\s+|are\s+the\s+|was\s+the\s+)?(?:[\w-]+'s\s+)?(?:percentage|number|fraction|proportion|count"
+    # ("what wall-clock speedup DaTMe get": a measure after up to two modifiers, not a "kind of" one)
+    r"|\bwhat\s+(?:is\s+the\s+|are\s+the\s+|was\s+the\s+)?(?:[\w-]+'s\s+)?(?:(?!(?:kind|type|sort)s?\b)[\w-]+\s+){0,2}?"
+    r"(?:percentage|number|fraction|proportion|count"
     r"|amount|size|margin|speedup|speed-up|ratio)\b|\bpercentage\s+points?\b"
     r"|\b(?:what|how\s+much)\s+(?:[\w-]+\s+){0,2}?(?:speedup|speed-up|reduction|improvement|gain|increase|decrease"
     r"|drop|saving|savings)s?(?:\s+(?:factor|ratio|rate))?\s+(?:does|do|did|is|are|was|were|can|could)\b"
@@ -180,11 +182,13 @@ _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|an
 # list (several clear the list's membership bar). A singular paper noun on its own ("I recall a paper on ...",
 # "There's a study using ...") introduces a description of one paper: among 10k abstracts, taken as asking for
 # papers, nine such paraphrases became lists of look-alikes (gold paper first, probe14 0.33 -> 0.17). Nor is a
-# plural that is also a verb ("works", "studies") a cue on its own. "Apart from that one, who else ...?" asks too.
+# plural that is also a verb ("works", "studies") a cue on its own, except opening a sentence, where it is the
+# subject a criterion describes ("Studies that use patient data.", "Works reporting code"). "Apart from that one,
+# who else ...?" asks too.
 _SEEKS_PAPERS = re.compile(r"\b(?:which|what|find|show|any|some|every|all)\s+(?:(?:of|among)\s+(?:the|these|those)\s+)?"
                            r"(?:[\w-]+\s+){0,2}?(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?"
                            r"|submissions?)\b(?!\s+(?:is|was|does|did)\s+(?:the|this|that|it)\b)"
-                           r"|\b(?:papers|articles|abstracts|submissions|publications)\b"
+                           r"|\b(?:papers|articles|abstracts|submissions|publications)\b|(?:^|[.?!:]\s)\W*(?:studies|works)\b"
                            r"|\b(?:any|some)(?:one|body|thing)\b|(?:^|[.?!:]\s)\W*who\b|\bwho\s+else\b", re.IGNORECASE)
 # A contribution verb before what is contributed, up to the clause's end: "introduce a new benchmark for ...",
 # "propose and release a dataset that ...", "a new, named benchmark", "whose contribution includes a new ...".
@@ -530,7 +534,10 @@ def _points_back_first(unnamed: str, linked: Mapping[str, int]) -> bool:
 _ANOTHER = re.compile(r"(?<!\bthe\s)\b(?:another|other|a\s+different)\s+(?:paper|work|study|article|abstract|one)s?\b"
                       r"|\b(?:paper|work|study|article|abstract)s?\s+other\s+than\s+(?:this|that|these|those|it|them)\b",
                       re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.?!](?:\s+|$)|\s*[()]")
+# A period ending an abbreviation ends no sentence: "not backed by experiments, i.e. pure theory".
+_ABBREVIATED = ("i.e", "e.g", "vs", "cf", "incl", "approx")
+_SENTENCE_END = re.compile("".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATED) + r"[.?!](?:\s+|$)|\s*[()]",
+                           re.IGNORECASE)
 
 
 def _spelled_out(question: str, label: str, acronyms: Acronyms) -> tuple[int, int] | None:
@@ -585,7 +592,7 @@ def _counted_too(question: str) -> tuple[list[str], list[str]]:
     page on its own doesn't count.")."""
     counted, uncounted = [], []
     # (a sentence typed in lower case after the asking is one too: "anything on RL? counting RLHF too")
-    for text in (part.strip("() ") for s in split_sentences(question) for part in _SENTENCE_END.split(s.text)):
+    for text in (part.strip("() ") for s in split_sentences(question) for part in _SENTENCE_BREAK.split(s.text)):
         if text.endswith("?"):  # (the asking itself: "Which papers report a token count?")
             continue
         if match := _DOES_NOT_COUNT.match(text):
@@ -595,7 +602,9 @@ def _counted_too(question: str) -> tuple[list[str], list[str]]:
     return counted, uncounted
 
 
-_SENTENCE_END = re.compile(r"(?<=[?.!])\s+")
+# (the break after a sentence, its mark kept: the asking is known by its "?")
+_SENTENCE_BREAK = re.compile(r"(?<=[?.!])" + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATED) + r"\s+",
+                             re.IGNORECASE)
 _COUNTS_TOO = re.compile(r"(?:also\s+)?(?:count(?:ing)?|includ(?:e|ing))\s+(?P<what>.+?)\s+(?:too|as\s+well)\W*$"
                          r"|(?P<also>.+?)\s+(?:also\s+counts?|counts?\s+(?:too|as\s+well))\W*$", re.IGNORECASE)
 _DOES_NOT_COUNT = re.compile(r"(?P<what>.+?)\s+(?:on\s+(?:its|their)\s+own\s+|alone\s+)?(?:does|do)(?:n't|\s+not)"
@@ -650,8 +659,13 @@ def _set_sentence(question: str) -> str:
     return question[starts[-1]:end]
 
 
-# What papers are instead, after a negation: ", just theory", " - only kelp"
-_ONLY_INSTEAD = re.compile(r"(?:[,;]|\s[\u2013\u2014-])\s*(?:just|only|purely|merely)\s+([^,;:?.!()]+)", re.IGNORECASE)
+# What a negated list says its papers are instead: ", just theory", ", i.e. pure theory with no results",
+# ", presenting purely theoretical contributions" (up to what it says they lack), unless that too is negated
+# (", i.e. no empirical results reported").
+_ONLY_INSTEAD = re.compile(r"(?:[,;]|\s[\u2013\u2014-])\s*(?:(?:i\.\s?e\.|that\s+is|namely)\s*,?\s*(?![\s,]|(?:no|not|none|without)\b)"
+                           r"(?:\w+ing\s+)?"
+                           r"(?:(?:just|only|purely|merely)\s+)?|(?:\w+ing\s+)?(?:just|only|purely|merely)\s+)"
+                           r"([^,;:?!()]+?)(?=\s+(?:with\s+no|without|and\s+no)\b|[,;:?.!()]|$)", re.IGNORECASE)
 
 
 def _negated_set(question: str) -> str:
@@ -708,7 +722,7 @@ def quoted_phrases(question: str) -> list[str]:
     return [m.group(1).strip() for m in _QUOTED.finditer(question) if len(words(m.group(1))) >= 2]
 
 
-_SEVERAL = re.compile(r"\b(?:papers|works|studies|abstracts|articles|submissions)\b|^\W*(?:list|name)\b",
+_SEVERAL = re.compile(r"\b(?:papers|works|studies|abstracts|articles|submissions|ones|how\s+many)\b|^\W*(?:list|name)\b",
                       re.IGNORECASE)
 _QUOTED = re.compile(r"(?<![\w'\"])['\"\u2018\u201c]([^'\"\u2019\u201d]{3,80}?)['\"\u2019\u201d](?![\w])")
 

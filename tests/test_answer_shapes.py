@@ -679,12 +679,13 @@ def test_not_stated_never_claims_absence_of_what_it_quotes_seeds(seed_assistant,
     ("seed_assistant", "Which lab is Who&When Pro from?", "p05"),
     # a release's terms: RISE says its code is available, not under which licence
     ("seed_assistant", "Which licence does the RISE code come under?", "p07"),
+    ("mini_assistant", "Which research group authored GlowNet?", "m1"),  # the verb of authorship too
 ])
 def test_bibliographic_questions_are_not_stated(request, assistant_name, question, paper_id) -> None:
     assistant = request.getfixturevalue(assistant_name)
     answer = assistant.answer(question)
     assert answer.refused, answer.text
-    assert re.search(r"authors|institution|lab|licence", first_sentence(answer.text).lower()), answer.text
+    assert re.search(r"author|institution|lab|licence", first_sentence(answer.text).lower()), answer.text
     assert set(cited_ids(answer)) <= {paper_id}
     assert_citations_valid(answer)
 

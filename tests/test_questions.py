@@ -105,6 +105,7 @@ def test_the_name_index_finds_exactly_what_scanning_every_abstract_finds(seeds, 
     "List the submissions that introduce a new benchmark.",  # "the submissions that ..." is the set, not one paper
     "Any new reef datasets introduced here?",  # "here" is the collection
     "stuff on coral bleaching?",
+    "how many paper are about coral bleaching?",  # the singular as typed after "how many"
 ])
 def test_questions_about_sets_of_papers_suggest_a_list(question) -> None:
     plan = plan_question(question, [])
@@ -128,6 +129,10 @@ def test_questions_about_one_thing_are_fact(question) -> None:
     ("Anything in this collection on coral reefs?", True),
     ("Who's working on coral reefs?", True),
     ("I need every study that maps coral reefs.", True),
+    # "Studies"/"Works" opening a sentence is the subject a criterion describes, not a verb
+    ("Studies that map coral reefs with sonar.", True),
+    ("Works reporting drone surveys of reefs", True),
+    ("Reefs are hard to map. Studies involving sonar?", True),
     # asked for a way, a number or a reason, not for papers: one paper's answer unless a paper is named
     ("With a fixed budget of divers, how should you choose which reefs to survey?", False),
     ("What sampling rate do the reef microphones use?", False),
@@ -200,6 +205,26 @@ def test_a_sentence_counting_more_adds_an_alternative(question, added) -> None:
     assert any("map" in a and "coral reefs" in a for a in plan.alternatives) and added in plan.alternatives, plan
 
 
+@pytest.mark.parametrize(("question", "several"), [
+    ("Which ones map coral reefs?", True),  # "ones" is plural
+    ("The ones that map reefs with sonar?", True),
+    ("How many study coral reefs?", True),
+    ("Which one maps coral reefs?", False),
+])
+def test_a_plural_ask_asks_for_several(question, several) -> None:
+    assert plan_question(question, []).asks_several is several
+
+
+@pytest.mark.parametrize(("question", "criterion"), [
+    # adverbs of degree and talk of a paper's contribution say nothing of its topic
+    ("Which papers present purely theoretical contributions?", "theoretical"),
+    ("Which papers are pure theory?", "theory"),
+    ("Which papers' contributions are merely empirical?", "empirical"),
+])
+def test_degree_words_and_contribution_are_not_the_criterion(question, criterion) -> None:
+    assert plan_question(question, []).criterion == criterion
+
+
 def test_list_everything_here_asks_for_papers() -> None:
     plan = plan_question("We map reefs at work. List everything here that deals with coral bleaching.", [])
     assert plan.set_valued and plan.criterion == "coral bleaching", plan
@@ -244,6 +269,13 @@ def test_only_a_negation_in_the_set_question_asks_for_the_complement(question, n
     # nothing before it, what they are instead after it (", just X"): that set
     ("Which ones don't use any drones at all, just satellites?", "satellites", ["drones"]),
     ("which papers dont map reefs - only kelp", "kelp", ["map", "reefs"]),
+    # ... or restated ("i.e.", "presenting purely ..."), up to what they lack, the abbreviation ending no sentence
+    ("Which ones don't use drones at all, i.e. satellite imagery with no sonar?", "satellite imagery",
+     ["drones", "sonar"]),
+    ("Which papers do not map reefs with divers, presenting purely kelp surveys?", "kelp surveys",
+     ["map", "reefs", "divers"]),
+    # a restatement that is negated too says nothing of what they are instead: the whole collection's complement
+    ("Which papers don't use drones at all, i.e. no aerial images?", "", []),
     # nothing before the negation: the whole collection, and the list is its complement
     ("Which papers are not about robots?", "", []),
     ("What papers in this collection aren't about graphs?", "", []),
@@ -636,6 +668,8 @@ def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
     ("What percentage of flashes are missed?", "figure"),
     ("How large is the training set?", "figure"),
     ("What wall-clock speedup factor does the forecaster reach?", "figure"),  # (the noun's "factor" too)
+    ("what wall-clock speedup forecaster get on the test set?", "figure"),  # typed without "does"
+    ("What kind of speedup trick does the forecaster use?", "any"),  # a kind, not an amount
     ("What improvement strategy does the forecaster use?", "any"),
     ("Which four sensors does the capsule carry?", "enumeration"),
     ("Name the two datasets used for testing.", "enumeration"),
