@@ -662,8 +662,8 @@ def _set_sentence(question: str) -> str:
 # What a negated list says its papers are instead: ", just theory", ", i.e. pure theory with no results",
 # ", presenting purely theoretical contributions" (up to what it says they lack), unless that too is negated
 # (", i.e. no empirical results reported").
-_ONLY_INSTEAD = re.compile(r"(?:[,;]|\s[\u2013\u2014-])\s*(?:(?:i\.\s?e\.|that\s+is|namely)\s*,?\s*(?![\s,]|(?:no|not|none|without)\b)"
-                           r"(?:\w+ing\s+)?"
+_ONLY_INSTEAD = re.compile(r"(?:[,;]|\s[\u2013\u2014-])\s*(?:(?:i\.\s?e\.|that\s+is|namely)\s*,?\s*"
+                           r"(?![\s,]|(?:no|not|none|without)\b)(?:\w+ing\s+)?"
                            r"(?:(?:just|only|purely|merely)\s+)?|(?:\w+ing\s+)?(?:just|only|purely|merely)\s+)"
                            r"([^,;:?!()]+?)(?=\s+(?:with\s+no|without|and\s+no)\b|[,;:?.!()]|$)", re.IGNORECASE)
 
@@ -722,8 +722,8 @@ def quoted_phrases(question: str) -> list[str]:
     return [m.group(1).strip() for m in _QUOTED.finditer(question) if len(words(m.group(1))) >= 2]
 
 
-_SEVERAL = re.compile(r"\b(?:papers|works|studies|abstracts|articles|submissions|ones|how\s+many)\b|^\W*(?:list|name)\b",
-                      re.IGNORECASE)
+_SEVERAL = re.compile(r"\b(?:papers|works|studies|abstracts|articles|submissions|ones|how\s+many)\b"
+                      r"|^\W*(?:list|name)\b", re.IGNORECASE)
 _QUOTED = re.compile(r"(?<![\w'\"])['\"\u2018\u201c]([^'\"\u2019\u201d]{3,80}?)['\"\u2019\u201d](?![\w])")
 
 
