@@ -95,24 +95,38 @@ _DASH = re.compile(r"\s+[\u2013\u2014]\s+")
 # A description runs until its clause ends: a word followed by punctuation, or by "and"/"with"/"vs" and the next
 # "the ..." description, is its last word. Words are whole ("Qwen2.5" is one word, "model." is "model").
 _WORD_WHOLE = r"[\w&+'-]+(?:\.[\w&+'-]+)*(?![\w&+'-])"
-_DESCRIPTION_WORD = (rf"{_WORD_WHOLE}(?:,(?=\s+[\w&+'\s-]+?\s(?:and|or)\s))?"  # ("on genes, ancestry and ...": a list)
-                     r"(?![,;:?.]|\s+(?:and|with|vs\.?|versus|or)\s+(?:the|a)\b)")
-_ON = r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b)[\w&+.'-]+\s*){1,6}))?"
+# ("on genes, ancestry and ...": a list; not "the one on X, the one on Y": two descriptions)
+_DESCRIPTION_WORD = (rf"{_WORD_WHOLE}(?:,(?!\s+the\b)(?=\s+[\w&+'\s-]+?\s(?:and|or)\s))?"
+                     r"(?![,;:?.]|\s+(?:and|with|vs\.?|versus|or)\s+(?:the|a)\b"
+                     # nor does it run on into what it is compared with: "the study on X differ from the ...",
+                     # "the paper on X use RL differently from RISE"
+                     r"|\s+(?:differ|differs|differed|differently|compared?|versus|vs)\b|\s+(?:have|has)\s+in\s+common\b)")
+_ON = (r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b|with\s+the\b|differ|compared?\b|versus\b"
+       r"|vs\b)[\w&+.'-]+\s*){1,6}))?")
 _OPENING_WORDS = (r"(?:which|what|whose|any|each|every|a|an|one|this|that|these|those|some|no|the|is|are|does|do|did"
                   r"|in|for|of|on|how|why|who|where|when|please|and|or|but|my|our|your|another|other|its|their)")
+_THE_PAPER = r"the\s+(?:paper|abstract|article|study|work|one)\b"
 _DESCRIBED = re.compile(
     # ("the dataset built to work out ...": "work" after "to" is a verb, not the head noun)
     # ("the tabular foundation model / ancestry paper": a slash joins two words of one description)
-    rf"(?i:\bthe\s+((?:{_DESCRIPTION_WORD}(?:\s+|\s*/\s*)){{0,6}}?{_WORD_WHOLE})\s+(?<!\bto\s)"
+    # (not across "the paper": "the goals of the paper about X" describes by "about X", while "the flood maps of
+    # the coastal paper" is one description)
+    rf"(?i:\bthe\s+((?:(?!{_THE_PAPER}){_DESCRIPTION_WORD}(?:\s+|\s*/\s*)){{0,6}}?(?!{_THE_PAPER}){_WORD_WHOLE})"
+    r"\s+(?<!\bto\s)"
     # ("the system does each one touch", "the paper arguing that only one role": a count, not a head noun; nor
     # after a preposition: "the immediate upstream drivers of one outcome" counts outcomes)
     r"(?:paper|abstract|article|study|work|benchmark|(?<!only\s)(?<!each\s)(?<!every\s)(?<!any\s)(?<!no\s)"
     r"(?<!\bof\s)(?<!\bin\s)(?<!\bon\s)(?<!\bto\s)(?<!\bfor\s)(?<!\bfrom\s)(?<!\bwith\s)(?<!\bby\s)one)\b)"
     rf"{_ON}"
-    rf"|(?i:\bthe\s+(?:paper|work|study|one)\s+(?:on|about|of|that\s+\w+|which\s+\w+)\s+"
+    # "the benchmark for blaming failures", "the dataset of birds calling", "the training method that decides"
+    rf"|(?i:\bthe\s+(?:(?!the\b)[\w-]+\s+)??(?:paper|work|study|one|benchmark|dataset|method|approach|framework"
+    r"|technique|trick)\s+(?:on|about|of|for|that\s+\w+|which\s+\w+)\s+"
     # "the paper questioning random crops", "the method wiring every layer": a participle describes too
     r"|\bthe\s+(?:paper|work|study|one|method|approach|framework)\s+(?!during\b)[a-z]+ing\s+)"
     rf"((?:{_DESCRIPTION_WORD}\s+){{0,11}}{_WORD_WHOLE})"
+    # "the zebra finch calling dataset": a dataset described by two words or more ("the training dataset" is
+    # a part of a paper)
+    rf"|(?i:\bthe\s+((?:(?!the\b){_DESCRIPTION_WORD}\s+){{1,5}}?{_WORD_WHOLE})\s+dataset\b)"
     # "the ASD prompting method": a method/model/benchmark described by a name-like word (a parameter count
     # such as "7B" is not one: "the base 7B model" is a model inside a paper)
     rf"|(?i:\bthe\s+)((?:[\w&+.'-]+\s+){{0,4}}?(?!\d+(?:\.\d+)?[BMKT]\b)[\w&+.'-]*[A-Z][\w&+.'-]*"
@@ -254,7 +268,10 @@ _ONE_AND_ANOTHER = re.compile(
 )
 # "Compare/contrast A with B" and "How do A and B differ": the two sides, each up to its clause's end.
 _COMPARED = re.compile(
-    r"\b(?:compare|contrast)\s+([^:;?]+?)\s+(?:with|to|against|and|vs\.?|versus)\s+([^:;?]+?)\s*(?=[:;?.(]|,\s|\s+(?:in|on)\s+"
+    # (the second side a definite description or a name: "compare the approach that adapts a model to scientific
+    # imagery ... with the approach that ..." is not split at "to scientific")
+    r"\b(?:compare|contrast)\s+([^:;?]+?)\s+(?:with|to|against|and|vs\.?|versus)\s+(?=the\s|(?-i:[A-Z\d]))([^:;?]+?)\s*"
+    r"(?=[:;?.(]|,\s|\s+(?:in|on)\s+"
     r"(?:what|how|which|terms)\b|$)"
     r"|\bhow\s+(?:do|does|did)\s+(.+?)\s+and\s+(.+?)\s+(?:differ|compare|relate)\b"
     # "SIF versus the Compositional Stress Index: what does each measure?"

@@ -631,6 +631,29 @@ def test_both_sides_of_a_comparison_are_described(mini, question, described) -> 
     assert described_parts(question, named, mini) == described
 
 
+@pytest.mark.parametrize(("question", "described"), [
+    # a description stops where the comparison goes on ("differ from", "differently from", "have in common")
+    ("How does the study on drifting capsules in rivers differ from the coastal flood forecasting study?",
+     ["drifting capsules in rivers", "coastal flood forecasting"]),
+    ("How does the paper on river capsules use sonar differently from GlowNet?", ["river capsules use sonar"]),
+    ("What do the paper on reef sounds and the study on bee swarms have in common?", ["reef sounds", "bee swarms"]),
+    # benchmarks, datasets, methods and tricks are described as papers are ("the benchmark for X", "the X dataset")
+    ("Both the benchmark for counting fireflies and the reef sound recording dataset rely on volunteers. How does "
+     "each obtain labels?", ["counting fireflies", "reef sound recording"]),
+    ("How different are the goals of the paper about drifting capsules and the dataset of bee recordings?",
+     ["drifting capsules", "bee recordings"]),
+    ("Compare the approach that adapts forecasters to coastal towns using tide data with the approach that "
+     "replaces random crops.", ["forecasters to coastal towns using tide data", "random crops"]),
+    # descriptions listed one after another, each "the one on ..."
+    ("Three papers study failures: the one on capsules sinking, the one on maps drifting, and the one on sensors "
+     "fouling. Compare them.", ["capsules sinking", "maps drifting", "sensors fouling"]),
+    # a dataset of one word is a part of a paper, not a description of one
+    ("What is the size of the training dataset used by GlowNet?", []),
+])
+def test_descriptions_of_compared_papers_end_where_the_comparison_goes_on(question, described) -> None:
+    assert described_parts(question, [], []) == described
+
+
 def test_a_paper_named_inside_a_description_is_not_described_again(seeds) -> None:
     """ "the cfDNA study" names p03 by its coined name: one paper, not a comparison of p03 with "cfDNA"."""
     plan = plan_question("What does the cfDNA study find?", seeds)
