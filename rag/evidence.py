@@ -235,12 +235,23 @@ def referring_words(question: str) -> list[str]:
     """Bibliographic words that point at the paper rather than ask for a field ("How did the authors confirm...").
 
     One the question word asks about is asked for, verb or not: "Which research group or institution created X?".
+    The subject of "did/do/have/can ..." acts ("Did the authors of the paper on X find that ..."), and the asker
+    saying who they are ("Reviewer here.", "Tired reviewer: ...", "As a reviewer, ...") asks for no field: both
+    had been answered that the abstract "does not mention" the word.
     """
-    return [m.group(1) for m in _REFERRING.finditer(question)
-            if (m.group(2) is None or m.group(2).lower() not in STOPWORDS)
-            and not _ASKED_ABOUT.search(question[:m.start()])]
+    pointing = [m.group(1) for m in _REFERRING.finditer(question)
+                if (m.group(2) is None or m.group(2).lower() not in STOPWORDS)
+                and not _ASKED_ABOUT.search(question[:m.start()])]
+    acting = [m.group(1) for m in (*_ACTING.finditer(question), *_ASKER.finditer(question))]
+    return list(dict.fromkeys(pointing + acting))
 
 
+_METADATA_ALTERNATIVES = "|".join(sorted(METADATA_WORDS))
+_ACTING = re.compile(rf"\b(?:did|do|does|have|has|had|can|could|would|will)\s+the\s+({_METADATA_ALTERNATIVES})\b",
+                     re.IGNORECASE)
+_ASKER = re.compile(r"(?:^\W*|\b(?:I['\u2019]?m|I\s+am|as|speaking\s+as)\s+(?:a|an|one\s+of\s+the)\s+)"
+                    rf"(?:[\w-]+\s+){{0,2}}?({_METADATA_ALTERNATIVES})(?:\s+#?\d+)?(?:\s+here)?(?=\s*[:,.!\u2013\u2014-]|\s+(?:and|who)\b)",
+                    re.IGNORECASE)
 # "Which lab or |institution created": the question word's own noun phrase, no verb between them;
 # "Who are the |authors behind X?" asks for them too.
 _ASKED_ABOUT = re.compile(r"\b(?:(?:which|what|whose)\s+(?:(?!(?:do|does|did|is|are|was|were|has|have|had)\b)"

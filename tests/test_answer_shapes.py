@@ -711,6 +711,10 @@ def test_a_coined_name_no_abstract_holds_is_not_stated(seed_assistant, question,
     ("What accuracy did the authors' DeltaDirect tuning reach on MODIRECT-SYNBENCH?", "85.4"),
     ("The V33DA authors say caller identity is verified. What signal do they verify it from?", "accelerometer"),
     ("How do the authors of V33DA verify who the caller is?", "accelerometer"),
+    # the subject of "did ...", and the asker saying who they are
+    ("Did the authors of the paper on zebra finches verify callers with an accelerometer?", "accelerometer"),
+    ("Reviewer here. How is the caller of each V33DA event verified?", "accelerometer"),
+    ("Tired reviewer: what signal verifies the caller in V33DA?", "accelerometer"),
 ])
 def test_authors_used_to_point_at_the_paper_are_not_asked_for(seed_assistant, question, expected) -> None:
     """ "the authors' fix", "the authors say": the authors are who did the work, not a field the question asks."""

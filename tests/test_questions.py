@@ -20,7 +20,7 @@ import pytest
 
 from rag.config import SEED_CORPUS
 from rag.corpus import Paper, load_corpus, make_paper
-from rag.evidence import Acronyms
+from rag.evidence import Acronyms, referring_words
 from rag.generation import Message
 from rag.questions import (
     MAX_NAME_PAPERS,
@@ -203,6 +203,22 @@ def test_papers_set_aside_by_description_are_not_the_criterion(question, criteri
 def test_a_sentence_counting_more_adds_an_alternative(question, added) -> None:
     plan = plan_question(question, [])
     assert any("map" in a and "coral reefs" in a for a in plan.alternatives) and added in plan.alternatives, plan
+
+
+@pytest.mark.parametrize(("question", "pointing"), [
+    ("Did the authors of the paper on reefs count corals?", ["authors"]),  # they act: the paper's work
+    ("Reviewer here. What does GlowNet count?", ["Reviewer"]),  # the asker says who they are
+    ("Tired reviewer: what does GlowNet count?", ["reviewer"]),
+    ("As a reviewer, I wonder what GlowNet counts.", ["reviewer"]),
+    ("I'm a reviewer and need the gist of GlowNet.", ["reviewer"]),
+    # asked for: the field is what the question wants
+    ("Who are the authors of GlowNet?", []),
+    ("Which institution are the GlowNet authors from?", []),
+    ("Are the authors from a university?", []),
+    ("Which reviewers accepted GlowNet?", []),
+])
+def test_bibliographic_words_that_point_at_the_paper_or_the_asker_are_not_asked_for(question, pointing) -> None:
+    assert referring_words(question) == pointing
 
 
 @pytest.mark.parametrize(("question", "several"), [
