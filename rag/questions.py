@@ -84,10 +84,10 @@ _LIST_COMMA = re.compile(r",\s+")
 _BOTH = re.compile(r"\bboth\s+([^?.;]+?)\s+and\s+([^?.;]+)", re.IGNORECASE)
 LIST_ITEM_TERMS = 3  # an item of "A, B, or C" is a short noun phrase
 ALTERNATIVE_TERMS = 4  # longer criterion parts are one criterion, not alternatives (dev+probe list F1: 0.81 -> 0.83)
-_SLASH = re.compile(r"(?<=[a-z])/(?=[a-z])", re.IGNORECASE)  # ("synthetic/controlled data": either)
+# ("synthetic/controlled data", "genomic / genetic data": either; "w/" and "w/o" are "with" and "without")
+_SLASH = re.compile(r"(?<=[a-z])(?<!\bw)\s?/\s?(?=[a-z])", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r",?\s+(?:or|including|(?<!\bnot\s)counting|such\s+as|e\.g\.,?|especially)\s+|\s*\("
-                          r"|,\s+like,?\s+"  # (", like proofs, ...": as "e.g.")
-                          rf"|{_SLASH.pattern}", re.IGNORECASE)
+                          r"|,\s+like,?\s+", re.IGNORECASE)  # (", like proofs, ...": as "e.g.")
 # A restatement: what follows says the same in other words ("training-free, i.e., can be bolted onto a model"), as
 # one dash may ("with zero training \u2014 you just bolt them onto a model").
 _RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+other\s+words),?\s+", re.IGNORECASE)
@@ -842,6 +842,9 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
         if all(len(content_terms(item, drop)) <= LIST_ITEM_TERMS for item in [*listed[1:], pieces[-1]]):
             pieces = [*pieces[:-2], *listed, pieces[-1]]
             # (a long part after a comma is a clause: "no experiments, only theory or proofs")
+    # a slash joins alternatives inside a piece, once the list's commas are read ("proofs, bounds, or
+    # identifiability / sample-complexity analysis": four, not "proofs bounds")
+    pieces = [side for piece in pieces for side in _SLASH.split(piece)]
     parts = _generic_joined([p for p in (" ".join(content_terms(part, drop)) for part in pieces) if p])
     if len(parts) > 1 and max(len(p.split()) for p in parts) > ALTERNATIVE_TERMS:
         parts = [" ".join(parts)]  # "or" joins parts of one long criterion, not alternatives: keep it whole

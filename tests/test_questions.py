@@ -457,6 +457,11 @@ def test_pointers_are_not_a_set_phrase(question) -> None:
     ("tide models, counting river gauges", ["tide models", "river gauges"]),
     # a slash between words is "or" ("synthetic/controlled data" had become one criterion "synthetic controlled")
     ("sonar/lidar scans", ["sonar", "lidar scans"]),
+    ("sonar / lidar scans", ["sonar", "lidar scans"]),  # spaced as typed
+    ("reefs w/ sonar", ["reefs sonar"]),  # "w/" is "with", no alternative
+    # inside a list, once its commas are read ("proofs bounds" had been one alternative)
+    ("proofs, bounds, or identifiability / sample-complexity results",
+     ["proofs", "bounds", "identifiability", "sample-complexity results"]),
     # ", meaning ..." restates as "i.e." does; "meaning" inside a phrase does not
     ("a theory component, meaning proofs, bounds, or a sample-complexity result",
      ["theory component", "proofs", "bounds", "sample-complexity result"]),
