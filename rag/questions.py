@@ -61,7 +61,11 @@ _SET_VALUED = re.compile(
     r"|\bwhich\s+(?:of|among)\s+(?:them|these|those)\b(?!\s+(?:is|was|has|does)\b)"  # ("Which of them is": one)
     r"|\b(?:any\s+of|among|how\s+many\s+of)\s+(?:them|these|those)\b"
     r"|[,;:]\s*(?:list|name|show)\s+(?:them|those|all)\b"  # ("RL or RLHF objective in the loop, list them")
-    rf"|^\W*(?:[\w&+/-]+\s+){{0,4}}{_SET_NOUN}\s*\?\s*$",  # a noun phrase asking: "explicitly training-free methods?"
+    # a noun phrase asking, typed with or without "?": "explicitly training-free methods?", "RL papers incl RLHF",
+    # "multimodal LLM papers (VLMs, ...)" (not "Both papers on X", "How do these papers"; nor a clause going on,
+    # "Only count abstracts that say so", which qualifies the asking)
+    rf"|^\W*(?!(?:both|these|those|the\s+two|two|how|what|why|do|does|did|are|is|were|was)\b)(?:[\w&+/-]+\s+){{0,4}}"
+    rf"{_SET_NOUN}\b\s*(?:\?\s*$|$|\(|(?=(?:incl\.?|including)\b))",
     re.IGNORECASE,
 )
 # Negation as English forms it: "do/are not", "not" before a relation or participle, "no" after a verb
@@ -70,7 +74,8 @@ _SET_VALUED = re.compile(
 _NEGATED = re.compile(
     r"\b(?:are|is|do|does|did)\s*(?:not|n['\u2019]?t)\b|\bnot\s+(?:about|on|related|concerned|\w+ing)\b"
     r"|\b(?:have|has|had|contain|contains|use|uses|involve|involves|need|needs|with)\s+no\b"
-    r"|\bunrelated\s+to\b|\bother\s+than\b|\bexcept\b|\bexcluding\b|\bapart\s+from\b",
+    r"|\bunrelated\s+to\b|\b(?:have|has|had|having)\s+nothing\s+to\s+do\s+with\b"
+    r"|\bother\s+than\b|\bexcept\b|\bexcluding\b|\bapart\s+from\b",
     re.IGNORECASE,
 )
 # A cause described, not papers set aside: "good scores explained by something other than the capability measured"
@@ -86,7 +91,7 @@ LIST_ITEM_TERMS = 3  # an item of "A, B, or C" is a short noun phrase
 ALTERNATIVE_TERMS = 4  # longer criterion parts are one criterion, not alternatives (dev+probe list F1: 0.81 -> 0.83)
 # ("synthetic/controlled data", "genomic / genetic data": either; "w/" and "w/o" are "with" and "without")
 _SLASH = re.compile(r"(?<=[a-z])(?<!\bw)\s?/\s?(?=[a-z])", re.IGNORECASE)
-_ALTERNATIVE = re.compile(r",?\s+(?:or|including|(?<!\bnot\s)counting|such\s+as|e\.g\.,?|especially)\s+|\s*\("
+_ALTERNATIVE = re.compile(r",?\s+(?:or|including|incl\.?|(?<!\bnot\s)counting|such\s+as|e\.g\.,?|especially)\s+|\s*\("
                           r"|,\s+like,?\s+", re.IGNORECASE)  # (", like proofs, ...": as "e.g.")
 # A restatement: what follows says the same in other words ("training-free, i.e., can be bolted onto a model"), as
 # one dash may ("with zero training \u2014 you just bolt them onto a model").
@@ -288,6 +293,10 @@ _REFERENCE_WORDS = frozenset(
      "newer", "newest", "older", "oldest", "earlier", "later", "stronger", "strongest", "weaker", "weakest"]
 )
 _NUMBER_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+# The size of the collection the papers are drawn from ("Which of the 19 papers ...", "among all 50 abstracts"):
+# not a criterion ("No paper in the corpus clearly matches "19"" had been the answer).
+_COLLECTION_SIZE = re.compile(rf"\b(?:of|among|in|across)\s+(?:the|these|those|all)\s+(?:(?:the|these|those)\s+)?"
+                              rf"(\d+)\s+{_SET_NOUN}\b", re.IGNORECASE)
 
 
 @dataclass
@@ -410,7 +419,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     labels = [names.by_id[pid].label for pid in named] + [t for t in name_tokens(question) if names.containing(t)]
     # Not asked about either: the noun a question asks for ("Which submissions study pruning?") is the answer's.
     answer_nouns = [m.group(0).split()[-1] for m in _WANTS_PAPERS.finditer(question)]
-    unasked = labels + answer_nouns
+    unasked = labels + answer_nouns + [m.group(1) for m in _COLLECTION_SIZE.finditer(question)]  # ("of the 19 papers")
     named = [pid for pid in named if pid not in excluded]  # "Which papers besides DaTMe ...": asked of the others
     described = described_parts(question_kept, named, names)
     dropped = unasked + referring_words(question)  # (nor are the words pointing at papers: "them", "the second")
@@ -703,10 +712,10 @@ def _negated_set(question: str) -> str:
 
 def set_phrase(question: str) -> str:
     """"across the vision papers" -> "vision", "among the papers on robotics, ..." -> "robotics";
-    pointers like "these two papers" are not a set description."""
+    pointers like "these two papers" and the collection's size ("the 19 papers") are not a set description."""
     for match in [*_SET_PHRASE.finditer(question), *_SET_ON.finditer(question)]:
         phrase = match.group(1)
-        if content_terms(phrase) and not all(w.lower() in _REFERENCE_WORDS for w in phrase.split()):
+        if content_terms(phrase) and not all(w.lower() in _REFERENCE_WORDS or w.isdigit() for w in phrase.split()):
             return _phrase_terms(phrase)
     return ""
 
@@ -867,6 +876,9 @@ def _generic_joined(parts: list[str]) -> list[str]:
 _GENERIC_STEMS = frozenset(stem(w) for w in GENERIC_WORDS)
 
 
+_SAYS_NOT = re.compile(r"\b(?:no|not|none|never|nothing)\b|n['\u2019]t\b", re.IGNORECASE)
+
+
 def _restated(question: str, sides: Sequence[str], drop: Sequence[str]) -> list[str]:
     """When the question states its criterion twice ("training-free, i.e., can be bolted onto a model ..."): a
     short side is an alternative of its own, beside the whole; joined to the long side, "training-free" had
@@ -874,6 +886,9 @@ def _restated(question: str, sides: Sequence[str], drop: Sequence[str]) -> list[
     the quantity can be uniquely pinned down from the data" listed look-alikes of identifiability papers."""
     if len(sides) != 2 or not all(content_terms(side, drop) for side in sides):
         return []
+    positive = [side for side in sides if not _SAYS_NOT.search(side)]
+    if len(positive) == 1:  # ("purely theoretical, i.e. their abstract reports no experiments": what they lack
+        return alternatives(positive[0], drop)  # is no alternative to match)
     each = [alternatives(side, drop) for side in sides]  # (a side listing short examples is short)
     short = [parts for parts in each if max(len(part.split()) for part in parts) <= ALTERNATIVE_TERMS]
     if not short:

@@ -106,6 +106,8 @@ def test_the_name_index_finds_exactly_what_scanning_every_abstract_finds(seeds, 
     "Any new reef datasets introduced here?",  # "here" is the collection
     "stuff on coral bleaching?",
     "how many paper are about coral bleaching?",  # the singular as typed after "how many"
+    "coral reef papers incl bleaching",  # a noun phrase, typed without "?"
+    "reef monitoring papers (sonar, drones, divers)",
 ])
 def test_questions_about_sets_of_papers_suggest_a_list(question) -> None:
     plan = plan_question(question, [])
@@ -231,6 +233,24 @@ def test_a_plural_ask_asks_for_several(question, several) -> None:
     assert plan_question(question, []).asks_several is several
 
 
+@pytest.mark.parametrize("question", [
+    "Which of the 19 papers map coral reefs?",
+    "Among these 40 abstracts, which map coral reefs?",
+])
+def test_the_collections_size_is_no_criterion(question) -> None:
+    plan = plan_question(question, [])
+    assert plan.set_valued and "19" not in plan.alternatives + plan.terms and "40" not in plan.terms, plan
+    assert any("coral reefs" in a for a in plan.alternatives), plan
+
+
+def test_a_clause_qualifying_the_asking_is_not_the_asking() -> None:
+    """ "Only count abstracts that say so outright." qualifies "Which papers map coral reefs?"."""
+    plan = plan_question("Which papers map coral reefs? Only count abstracts that say so outright.", [])
+    assert any("coral reefs" in a for a in plan.alternatives), plan
+
+
+
+
 @pytest.mark.parametrize(("question", "criterion"), [
     # adverbs of degree and talk of a paper's contribution say nothing of its topic
     ("Which papers present purely theoretical contributions?", "theoretical"),
@@ -261,6 +281,7 @@ def test_a_count_asked_for_adds_no_alternative() -> None:
     ("Which papers have no field application?", True),
     ("Which papers use no labelled images?", True),
     ("Which works are unrelated to robotics or drones?", True),
+    ("Which papers have nothing to do with drones?", True),
     # a negated verb inside a description says what the paper is about
     ("Is there a paper on why coral surveys that work for reefs have not carried over to kelp?", False),
     # and "something other than X" is a thing described ("a shortcut, bias or floor"), not the papers besides X
@@ -458,6 +479,9 @@ def test_pointers_are_not_a_set_phrase(question) -> None:
     # a slash between words is "or" ("synthetic/controlled data" had become one criterion "synthetic controlled")
     ("sonar/lidar scans", ["sonar", "lidar scans"]),
     ("sonar / lidar scans", ["sonar", "lidar scans"]),  # spaced as typed
+    ("coral reefs incl bleaching", ["coral reefs", "bleaching"]),  # "incl" as "including"
+    # a restatement saying what the papers lack is no alternative: the other side is the criterion
+    ("purely observational, i.e. they report no lab experiments at all", ["observational"]),
     ("reefs w/ sonar", ["reefs sonar"]),  # "w/" is "with", no alternative
     # inside a list, once its commas are read ("proofs bounds" had been one alternative)
     ("proofs, bounds, or identifiability / sample-complexity results",
