@@ -100,14 +100,14 @@ _DASH = re.compile(r"\s+[\u2013\u2014]\s+")
 # A description runs until its clause ends: a word followed by punctuation, or by "and"/"with"/"vs" and the next
 # "the ..." description, is its last word. Words are whole ("Qwen2.5" is one word, "model." is "model").
 _WORD_WHOLE = r"[\w&+'-]+(?:\.[\w&+'-]+)*(?![\w&+'-])"
+# Where a description of one compared paper ends and the comparison goes on: "the study on X differ from the ...",
+# "the paper on X use RL differently from RISE", "... have in common".
+_COMPARISON_GOES_ON = r"(?:differ|differs|differed|differently|compared?|versus|vs)\b|(?:have|has)\s+in\s+common\b"
 # ("on genes, ancestry and ...": a list; not "the one on X, the one on Y": two descriptions)
 _DESCRIPTION_WORD = (rf"{_WORD_WHOLE}(?:,(?!\s+the\b)(?=\s+[\w&+'\s-]+?\s(?:and|or)\s))?"
-                     r"(?![,;:?.]|\s+(?:and|with|vs\.?|versus|or)\s+(?:the|a)\b"
-                     # nor does it run on into what it is compared with: "the study on X differ from the ...",
-                     # "the paper on X use RL differently from RISE"
-                     r"|\s+(?:differ|differs|differed|differently|compared?|versus|vs)\b|\s+(?:have|has)\s+in\s+common\b)")
-_ON = (r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b|with\s+the\b|differ|compared?\b|versus\b"
-       r"|vs\b)[\w&+.'-]+\s*){1,6}))?")
+                     rf"(?![,;:?.]|\s+(?:and|with|vs\.?|versus|or)\s+(?:the|a)\b|\s+(?:{_COMPARISON_GOES_ON}))")
+_ON = (r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b|with\s+the\b"
+       rf"|(?:{_COMPARISON_GOES_ON}))[\w&+.'-]+\s*){{1,6}}))?")
 _OPENING_WORDS = (r"(?:which|what|whose|any|each|every|a|an|one|this|that|these|those|some|no|the|is|are|does|do|did"
                   r"|in|for|of|on|how|why|who|where|when|please|and|or|but|my|our|your|another|other|its|their)")
 _THE_PAPER = r"the\s+(?:paper|abstract|article|study|work|one)\b"
