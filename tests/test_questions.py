@@ -694,6 +694,9 @@ def test_both_sides_of_a_comparison_are_described(mini, question, described) -> 
      "fouling. Compare them.", ["capsules sinking", "maps drifting", "sensors fouling"]),
     # a dataset of one word is a part of a paper, not a description of one
     ("What is the size of the training dataset used by GlowNet?", []),
+    # nor, alone in a question, is a dataset or method described: the question's words find its paper
+    ("How many calls does the reef sound recording dataset hold?", []),
+    ("Which paper maps reefs? What is the method for noisy labels called?", []),
 ])
 def test_descriptions_of_compared_papers_end_where_the_comparison_goes_on(question, described) -> None:
     assert described_parts(question, [], []) == described
