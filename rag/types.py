@@ -18,9 +18,14 @@ from .roles import Role
 CITATION = re.compile(r"(?P<lead>[ \t]?)\[(?P<nums>\d{1,3}(?:\s*(?:,|;|-|–)\s*\d{1,3})*)\]")
 
 
+# A bracketed number in an abstract's own text, of any length: "the interval [0, 1]", "Santoro et al. [2017]".
+_BRACKETED_NUMBER = re.compile(r"\[\d+(?:\s*(?:,|;|-|–)\s*\d+)*\]")
+
+
 def escape_brackets(text: str) -> str:
-    """Keep quoted text like "the interval [0, 1]" from being read as a citation."""
-    return CITATION.sub(lambda m: m.group(0).replace("[", "\\[").replace("]", "\\]"), text)
+    """Keep quoted text like "the interval [0, 1]" or "Santoro et al. [2017]" from being read as a citation
+    (a four-digit year is no marker of ours, but a reader, or a checker, could take it for one)."""
+    return _BRACKETED_NUMBER.sub(lambda m: m.group(0).replace("[", "\\[").replace("]", "\\]"), text)
 
 
 @dataclass(frozen=True)

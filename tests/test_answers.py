@@ -12,6 +12,7 @@ from rag.assistant import Assistant, QuestionError
 from rag.chunking import split_sentences
 from rag.citations import StreamingCitationFilter, check_citations, cited_numbers
 from rag.corpus import make_paper
+from rag.evaluation import invalid_citations
 from rag.extractive import REFUSAL
 from rag.indexing import ingest
 from rag.lexical import LexicalIndex
@@ -120,8 +121,9 @@ def test_quoted_brackets_in_an_abstract_are_not_taken_for_citations(seed_embedde
                    id="m1", title="Confidence thresholds"),
         make_paper("Protein structure prediction has improved quickly. We fold small proteins with a new "
                    "language model and report accuracy on standard benchmarks.", id="m2", title="Folding"),
-        make_paper("Traffic forecasting needs spatial context. We combine road graphs with weather data to "
-                   "forecast congestion an hour ahead.", id="m3", title="Traffic"),
+        make_paper("Traffic forecasting needs spatial context. As a generalization of Santoro et al. [2017]'s "
+                   "relational network, we combine road graphs with weather data to forecast congestion an hour "
+                   "ahead.", id="m3", title="Traffic"),
     ]
     store = VectorStore.open(tmp_path, "mini")
     ingest(papers, store, seed_embedder, 200, 1, progress=False)
@@ -132,6 +134,10 @@ def test_quoted_brackets_in_an_abstract_are_not_taken_for_citations(seed_embedde
     assert "rescaled to the interval \\[0, 1\\] before thresholding" in answer.text, answer.text
     assert answer.removed_citations == 0
     assert answer.cited == [1] and cited_numbers(answer.text) == [1]
+    # a bracketed year too: no marker of ours, but an evaluator counting "[n]" had taken it for one (at 10k)
+    answer = mini.answer("Which relational network does the traffic forecasting work generalize?")
+    assert "Santoro et al. \\[2017\\]" in answer.text, answer.text
+    assert invalid_citations(answer.text, len(answer.sources)) == 0, answer.text
 
 
 # --------------------------------------------------------------------------- citation checker
