@@ -50,7 +50,8 @@ METADATA_WORDS = frozenset(
 # A bibliographic word that is the subject of a verb or possessive ("the authors confirm", "the authors' fix",
 # "the authors of V33DA verify") points at the paper, like "paper" does; asked for ("the authors of X?",
 # "which institution?") it is none of these.
-_REFERRING = re.compile(r"\b(" + "|".join(sorted(METADATA_WORDS)) + r")(?:'s?|(?:\s+of\s+(?:the\s+|this\s+)?"
+_METADATA_ALTERNATIVES = "|".join(sorted(METADATA_WORDS))
+_REFERRING = re.compile(rf"\b({_METADATA_ALTERNATIVES})(?:'s?|(?:\s+of\s+(?:the\s+|this\s+)?"
                         r"[\w&+.-]+(?:\s+(?:paper|work|study|abstract))?)?\s+"
                         r"(?!(?:paper|work|study|abstract)\b)((?-i:[a-z]+)\b))", re.IGNORECASE)
 
@@ -246,12 +247,11 @@ def referring_words(question: str) -> list[str]:
     return list(dict.fromkeys(pointing + acting))
 
 
-_METADATA_ALTERNATIVES = "|".join(sorted(METADATA_WORDS))
 _ACTING = re.compile(rf"\b(?:did|do|does|have|has|had|can|could|would|will)\s+the\s+({_METADATA_ALTERNATIVES})\b",
                      re.IGNORECASE)
 _ASKER = re.compile(r"(?:^\W*|\b(?:I['\u2019]?m|I\s+am|as|speaking\s+as)\s+(?:a|an|one\s+of\s+the)\s+)"
-                    rf"(?:[\w-]+\s+){{0,2}}?({_METADATA_ALTERNATIVES})(?:\s+#?\d+)?(?:\s+here)?(?=\s*[:,.!\u2013\u2014-]|\s+(?:and|who)\b)",
-                    re.IGNORECASE)
+                    rf"(?:[\w-]+\s+){{0,2}}?({_METADATA_ALTERNATIVES})(?:\s+#?\d+)?(?:\s+here)?"
+                    r"(?=\s*[:,.!\u2013\u2014-]|\s+(?:and|who)\b)", re.IGNORECASE)
 # "Which lab or |institution created": the question word's own noun phrase, no verb between them;
 # "Who are the |authors behind X?" asks for them too.
 _ASKED_ABOUT = re.compile(r"\b(?:(?:which|what|whose)\s+(?:(?!(?:do|does|did|is|are|was|were|has|have|had)\b)"

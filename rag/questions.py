@@ -111,6 +111,8 @@ _ON = (r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b|wi
 _OPENING_WORDS = (r"(?:which|what|whose|any|each|every|a|an|one|this|that|these|those|some|no|the|is|are|does|do|did"
                   r"|in|for|of|on|how|why|who|where|when|please|and|or|but|my|our|your|another|other|its|their)")
 _THE_PAPER = r"the\s+(?:paper|abstract|article|study|work|one)\b"
+# The parts of a paper a description may name ("the benchmark for ...", "the dataset of ...", "the method that ...").
+_PART_NOUNS = r"(?:benchmark|dataset|method|approach|framework|technique|trick)"
 _DESCRIBED = re.compile(
     # ("the dataset built to work out ...": "work" after "to" is a verb, not the head noun)
     # ("the tabular foundation model / ancestry paper": a slash joins two words of one description)
@@ -124,8 +126,8 @@ _DESCRIBED = re.compile(
     r"(?<!\bof\s)(?<!\bin\s)(?<!\bon\s)(?<!\bto\s)(?<!\bfor\s)(?<!\bfrom\s)(?<!\bwith\s)(?<!\bby\s)one)\b)"
     rf"{_ON}"
     # "the benchmark for blaming failures", "the dataset of birds calling", "the training method that decides"
-    rf"|(?i:\bthe\s+(?:(?!the\b)[\w-]+\s+)??(?:paper|work|study|one|benchmark|dataset|method|approach|framework"
-    r"|technique|trick)\s+(?:on|about|of|for|that\s+\w+|which\s+\w+)\s+"
+    rf"|(?i:\bthe\s+(?:(?!the\b)[\w-]+\s+)??(?:paper|work|study|one|{_PART_NOUNS})"
+    r"\s+(?:on|about|of|for|that\s+\w+|which\s+\w+)\s+"
     # "the paper questioning random crops", "the method wiring every layer": a participle describes too
     r"|\bthe\s+(?:paper|work|study|one|method|approach|framework)\s+(?!during\b)[a-z]+ing\s+)"
     rf"((?:{_DESCRIPTION_WORD}\s+){{0,11}}{_WORD_WHOLE})"
@@ -1123,8 +1125,8 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     return parts if len(named) + len(parts) >= 2 else [part for part in parts if part not in of_one]
 
 
-_PART_OF_A_PAPER = re.compile(r"^the\s+(?:[\w-]+\s+)?(?:dataset|method|approach|framework|technique|trick|benchmark)\s+"
-                              r"(?:on|about|of|for|that|which)\b|\sdataset$", re.IGNORECASE)
+_PART_OF_A_PAPER = re.compile(rf"^the\s+(?:[\w-]+\s+)?{_PART_NOUNS}\s+(?:on|about|of|for|that|which)\b|\sdataset$",
+                              re.IGNORECASE)
 
 
 def _one_and_another(question: str) -> list[str]:
