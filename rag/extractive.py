@@ -147,16 +147,21 @@ def _join(items: Sequence[str], word: str = "or") -> str:
 # --- lists of papers --------------------------------------------------------------------
 
 def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Match], sources: Sequence[Source],
-               negated: bool, total: int | None = None, within: str = "", among: int = 0) -> Composed:
+               negated: bool, total: int | None = None, within: str = "", among: int = 0, lacking: str = ""
+               ) -> Composed:
     """A counted, ranked list with one cited sentence per paper; borderline ones listed apart.
 
     ``criterion`` comes quoted ("\"audio\" or \"video\""): alternatives are quoted one by one. ``among``: the
     list was scored among only that many papers (the last answer's, or the selection), not the whole corpus.
+    ``lacking``: what the papers listed do not report ("experiment"), said instead of a criterion.
     """
     by_paper = {s.paper.id: s for s in sources}
     members = [m for m in members if m.paper_id in by_paper]
     possible = [m for m in possible if m.paper_id in by_paper]
     pool = f"None of these {among} papers" if among else "No paper in the corpus"
+    if lacking and not members:
+        every = f"Each of these {among} abstracts" if among else "Every abstract in the corpus"
+        return Composed(f"{every} reports an {lacking}.", [])
     if not members and not possible:
         return Composed(f"{pool} clearly matches {criterion}." if criterion else f"{pool} clearly matches.", [],
                         refused=True)
@@ -170,7 +175,8 @@ def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Matc
     counted = (f"{count} of the \"{within}\" papers" if within else f"{count} of these {among} papers" if among
                else f"{count} paper{'' if count == 1 else 's'}")
     verb = ("is" if count == 1 else "are") + " not about" if negated else "matches" if count == 1 else "match"
-    lines = [f"{counted} {verb} {criterion}{shown}:", ""]
+    said = f"report{'s' if count == 1 else ''} no {lacking} in {'its abstract' if count == 1 else 'their abstracts'}"
+    lines = [f"{counted} {said if lacking else f'{verb} {criterion}'}{shown}:", ""]
     for i, match in enumerate(members, 1):
         lines.append(f"{i}. {_list_line(match, by_paper[match.paper_id], evidence)}")
     if possible:
@@ -326,7 +332,7 @@ def compose(gathered: Gathered, limit: int) -> Composed:
         return similar_papers(gathered.similar_to, gathered.members, sources)
     if gathered.kind == "list":
         return paper_list(gathered.criterion, gathered.members, gathered.possible, sources, gathered.negated,
-                          gathered.matched_total, gathered.within, gathered.among)
+                          gathered.matched_total, gathered.within, gathered.among, gathered.lacking)
     if gathered.kind == "compare":
         return comparison(sources[: len(gathered.focus)], gathered.evidence, gathered.shared, gathered.by_relevance,
                           gathered.extra, gathered.sizes)

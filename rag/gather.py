@@ -68,6 +68,7 @@ from .questions import (
     superlative,
 )
 from .retrieval import Mode, Retriever, Scored
+from .roles import reports_experiment
 from .topics import TopicMap, paper_topics
 from .types import Evidence, Message, Source
 
@@ -137,6 +138,7 @@ MAX_LISTED = 20  # a list answer shows at most this many papers (the count says 
 LIST_SCAN = 200  # corpora up to this size have every paper scored for a list; larger ones a retrieval pool
 LIST_POOL = 100  # ... of this many candidates
 MAX_COMPARED = 4  # a comparison table has at most this many rows
+NO_EXPERIMENT = "experiment or empirical evaluation"  # what a list of theory-only papers lacks, as its header says
 COMMON_SHARE = 0.25  # chosen: a word in more than a quarter of the abstracts is too common to tell papers apart
 OVERVIEW_PER_TOPIC = 5  # papers shown under each topic of an overview
 MAX_SIMILAR = 3  # "papers similar to X" shows this many, closest first (chosen: a fifth of the seeds, not tuned)
@@ -222,6 +224,7 @@ class Gathered:
     criterion: str = ""  # as a list header names it, quoted: '"audio" or "video"'
     negated: bool = False
     within: str = ""  # the described set a negated list was taken from ("the multimodal LLM papers")
+    lacking: str = ""  # what a list's papers do not report, said instead of a criterion: "experiment"
     topics: list[tuple[list[str], list[str], int]] = field(default_factory=list)  # terms, shown ids, size
     collection_size: int = 0
     among: int = 0  # a list scored among only these many papers (the last answer's or the selection), not the corpus
@@ -670,6 +673,8 @@ class Gatherer:
     def _list(self, plan: QuestionPlan, scope: Scope, k: int) -> Gathered | None:
         """Membership of every candidate paper; a list when several clear the bar (or the criterion is negated)."""
         pool = self._list_pool(plan, scope)
+        if plan.no_experiments and plan.asks_several:  # (not "Is there a paper on X, without experiments?")
+            return self._unevaluated(plan, pool, scope, k)
         if len(plan.conjuncts) > 1:
             return self._list_of_all(plan, pool, scope, k)
         scores = self._best_matches(plan.alternatives or [plan.criterion], pool, plan.contributed)
@@ -714,6 +719,22 @@ class Gatherer:
                             more=members[MAX_LISTED:], criterion=criterion, negated=plan.negated, within=within)
         first = [m.paper_id for m in gathered.members + possible]
         gathered.sources = self.sources(plan.query, first, scope, k)
+        return gathered
+
+    def _unevaluated(self, plan: QuestionPlan, pool: Sequence[Paper], scope: Scope, k: int) -> Gathered:
+        """ "Which papers report no experiments, only theory?": those none of whose sentences reports an experiment
+        or an empirical evaluation, each with its contribution sentence, the closest to the criterion's words
+        ("purely theoretical") first. The complement of the papers resembling "experiments" had listed most of
+        the collection."""
+        banked = self.scorer.bank.get(pool)
+        lacking = [p for p in pool if not any(reports_experiment(s.text) for s in banked[p.id].sentences)]
+        scores = self._best_matches(plan.alternatives or [plan.criterion], lacking) if lacking else {}
+        ranked = sorted(lacking, key=lambda p: (-scores[p.id].score if p.id in scores else 0.0, p.id))
+        members = [self._contribution_match(scores.get(p.id) or Match(p.id, banked[p.id].sentences[0], 0.0))
+                   for p in ranked]
+        gathered = Gathered("list", [], [], [], members[:MAX_LISTED], [], matched_total=len(members),
+                            more=members[MAX_LISTED:], lacking=NO_EXPERIMENT)
+        gathered.sources = self.sources(plan.query, [m.paper_id for m in gathered.members], scope, k)
         return gathered
 
     def _set_aside(self, plan: QuestionPlan, pool: Sequence[Paper]) -> set[str]:

@@ -80,6 +80,16 @@ _NEGATED = re.compile(
 )
 # A cause described, not papers set aside: "good scores explained by something other than the capability measured"
 # (it had asked for the papers explained ... minus those writing "capability", and none was left).
+# A list of the papers that report no experiments ("theory only", "purely theoretical", "don't report any empirical
+# results"): membership is read from each abstract's empirical reports (roles.reports_experiment), not from how
+# much its sentences resemble "experiments". A contrast ("not just experiments") is not it, nor is a qualified
+# lack ("no experiments on real data"); "in the abstract" qualifies nothing.
+_NO_EXPERIMENTS = re.compile(
+    r"(?:\b(?:no|not|without|zero|never|dont|doesnt|didnt)|\Bn['\u2019]t)\b(?!\s+(?:just|only|merely|simply|solely"
+    r"|purely)\b)(?:\s+[\w-]+){0,5}?\s+(?:experiment\w*|empiric\w*)\b"
+    r"(?!\s+(?:on|with|using|for|of|in\s+(?!(?:the|their|its)\s+abstracts?\b))\b)"
+    r"|\b(?:purely|pure|only|just|solely|exclusively|strictly)\s+theor\w*|\btheory[\s-]only\b|\btheor\w*\s+only\b",
+    re.IGNORECASE)
 _OTHER_CAUSE = re.compile(r"\b(?:by|to|from)\s+(?:something|anything)\s+other\s+than\b", re.IGNORECASE)
 _SET_PHRASE = re.compile(rf"\b(?:the|these|those|all)\s+((?:[\w&+-]+\s+){{0,3}}?[\w&+-]+)\s+{_SET_NOUN}\b",
                          re.IGNORECASE)
@@ -350,6 +360,7 @@ class QuestionPlan:
     asked_count: int = 0  # "Which two biomedical papers argue ...?": how many papers it asks for
     quoted: list[str] = field(default_factory=list)  # phrases it quotes: "... as a question of 'where to look'"
     asks_several: bool = False  # it asks for papers in the plural: "Which papers ...", not "Is there a paper ...?"
+    no_experiments: bool = False  # it asks for the papers whose abstracts report no experiment ("theory only")
 
     @property
     def criterion(self) -> str:
@@ -453,6 +464,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         mentions=len({at for pid, at in linked.items() if pid not in excluded}),  # (not the names set aside)
         quoted=quoted_phrases(question),
         asks_several=bool(_SEVERAL.search(question)),
+        no_experiments=bool(_NO_EXPERIMENTS.search(question)),
     )
     if not named:
         plan.compared_count, plan.compared_phrase, plan.compared_noun = described_count(question)
@@ -739,8 +751,8 @@ def suggested_kind(plan: QuestionPlan) -> Kind:
         return "summary"
     if not pointed and not plan.topic_terms and not plan.continues and words(plan.question):
         return "overview"  # (a question in a script we can't read has no words at all: not an overview)
-    if plan.set_valued and not pointed:
-        return "list"
+    if (plan.set_valued or plan.no_experiments and plan.seeks_papers and plan.asks_several) and not pointed:
+        return "list"  # ("Theory-only papers: the ones that don't report any experiments")
     return "fact"
 
 

@@ -336,6 +336,25 @@ def test_a_negation_within_a_described_set_leaves_the_set_members_without_it(see
     assert_citations_valid(answer)
 
 
+@pytest.mark.parametrize("question", [
+    "Which of these submissions contain no experiments, only proofs?",
+    "List the theory-only abstracts.",
+    "Which abstracts never mention running an experiment?",
+])
+def test_papers_without_experiments_are_those_whose_abstracts_report_none(seed_assistant, question) -> None:
+    """The two seed abstracts that only prove things (IndRM, DPO dataset curation); by sentence similarity to
+    "experiments", the complement had listed 11-19 papers, or the theory papers that also run experiments."""
+    answer, members, possible = answered_list(seed_assistant, question)
+    assert set(members) == {"p06", "p13"} and not possible, answer.text
+    assert answer.text.startswith("2 papers report no experiment"), answer.text
+
+
+def test_a_collection_where_every_abstract_reports_experiments_has_no_theory_only_paper(mini_assistant) -> None:
+    answer = mini_assistant.answer("Which papers are purely theoretical, with no experiments?")
+    assert answer.kind == "list" and not cited_ids(answer), answer.text
+    assert answer.text.startswith("Every abstract in the corpus reports an experiment"), answer.text
+
+
 def test_a_list_header_quotes_each_alternative(mini_assistant) -> None:
     """ "A, B, or C" is three criteria: the header names each, not one run-together phrase."""
     answer = mini_assistant.answer("Which papers study fireflies, honeybees, or rivers?")

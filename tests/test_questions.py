@@ -1251,3 +1251,17 @@ def test_a_set_asking_sentence_that_points_back_keeps_the_sentence_before(seeds)
     assert plan.kind == "list" and "clinical" in plan.criterion, plan
     that = plan_question("A habit I see: map the reef, then restore it. Which papers follow that recipe?", seeds)
     assert "reef" in that.criterion, that  # ("follow recipe" had been the criterion)
+
+
+@pytest.mark.parametrize(("question", "lacking"), [
+    ("Which of these submissions contain no experiments, only proofs?", True),
+    ("Show me the theory-only abstracts.", True),
+    ("Any papers that never run an experiment?", True),
+    ("Which works are strictly theoretical?", True),
+    ("Which papers don't report empirical results in their abstract?", True),
+    ("Which papers offer theory, not just experiments?", False),  # a contrast: they have both
+    ("Which papers have no experiments on real data?", False),  # a qualified lack is a criterion of its own
+    ("I want the papers with experiments and theory.", False),  # ("want" holds no "n't")
+])
+def test_a_list_of_papers_without_experiments_is_recognised(seeds, question: str, lacking: bool) -> None:
+    assert plan_question(question, seeds).no_experiments is lacking

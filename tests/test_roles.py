@@ -14,7 +14,7 @@ from typing import get_args
 
 import pytest
 
-from rag.roles import ROLES, Role, sentence_roles
+from rag.roles import ROLES, Role, reports_experiment, sentence_roles
 
 DATA = Path(__file__).resolve().parent / "data"
 # Measured 0.884 (175/198 sentences) on 2026-11-29; the floor leaves 0.05 for rule changes.
@@ -94,3 +94,17 @@ def test_publicly_available_services_are_not_a_release() -> None:
 def test_labelling_is_deterministic() -> None:
     sentences = [s["text"] for s in _load("roles_dev.jsonl")[0]["sentences"]]
     assert sentence_roles(sentences) == sentence_roles(list(sentences))
+
+
+@pytest.mark.parametrize(("sentence", "empirical"), [
+    ("Experiments on three datasets confirm the analysis.", True),
+    ("Our method improves accuracy by 3.2 points over the strongest baseline.", True),
+    ("Numerical simulations illustrate the predicted phase transition.", True),
+    ("We evaluate the detector on aerial imagery.", True),
+    ("It reaches an AUC of 0.91.", True),
+    ("We prove a matching information-theoretic lower bound.", False),
+    ("Under the assumption that the tasks are related, we derive a generalisation bound.", False),
+    ("The roadmap uses a sparse map of the environment.", False),  # ("map" is no metric)
+])
+def test_a_sentence_reports_an_experiment_by_what_it_ran_or_measured(sentence: str, empirical: bool) -> None:
+    assert reports_experiment(sentence) is empirical
