@@ -541,7 +541,7 @@ def _points_back(asking: str) -> bool:
     theirs ("which papers say their code is shared?")."""
     # (the asked noun is found before "these papers" is blanked: blanked first, "Which of these papers say their
     # code ...?" had hidden "papers", and "their" looked like pointing back)
-    text = asking
+    text = _OF_THESE_SET.sub(" ", asking)  # ("which of these studies ...": the collection, pointing at nothing said)
     if noun := _ASKED_SET_NOUN.search(text):
         text = text[:noun.end()] + _PERSONAL_PRONOUN.sub("", text[noun.end():])
     return bool(_POINTING_BACK.search(_COLLECTION.sub("", text)))
@@ -554,9 +554,10 @@ def _after_preamble(sentence: str) -> list[str]:
     return [": ".join(parts[:asking[-1]]), ": ".join(parts[asking[-1]:])] if asking and asking[-1] > 0 else [sentence]
 
 
-_PREAMBLE_COLON = re.compile(r":\s+")
+_PREAMBLE_COLON = re.compile(r":\s+|\s+[-\u2013\u2014]\s+")  # (a spaced dash too: "... animals - which ...")
 _OF_THE_LAST = re.compile(r"\b(?:of|among)\s+(?:them|these|those)\b", re.IGNORECASE)
 _ASKED_SET_NOUN = re.compile(rf"\b{_SET_NOUN}\b", re.IGNORECASE)
+_OF_THESE_SET = re.compile(rf"\b(?:of|among)\s+(?:these|those)\s+(?=(?:[\w-]+\s+){{0,2}}?{_SET_NOUN}\b)", re.IGNORECASE)
 _PERSONAL_PRONOUN = re.compile(r"\b(?:it|its|they|them|their)\b", re.IGNORECASE)
 _POINTING_BACK = re.compile(r"\b(?:this|these|those|such|it|its|they|them|their|ones)\b"
                             r"|\bthat(?:\s+[a-z]+)?\W*$", re.IGNORECASE)  # ("... follow that recipe?", "do that?")

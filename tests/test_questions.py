@@ -1237,6 +1237,16 @@ def test_a_preamble_is_left_out_of_a_list_criterion(seeds) -> None:
     assert "recovered" in one.criterion, one  # "i.e." ends no sentence
 
 
+@pytest.mark.parametrize("question", [
+    "I'm preparing a lecture on robots - which of these studies use reinforcement learning?",
+    "Context: a lecture on robots \u2014 which of these works use reinforcement learning?",
+])
+def test_a_preamble_before_a_spaced_dash_is_left_out_of_a_list_criterion(seeds, question) -> None:
+    """ "which of these studies" is the collection, not a pointer back to the preamble."""
+    plan = plan_question(question, seeds)
+    assert plan.kind == "list" and "robots" not in plan.criterion and "reinforcement" in plan.criterion, plan
+
+
 def test_a_preamble_describing_kinds_of_work_points_at_no_paper(seeds) -> None:
     """ "the math-heavy work" of a preamble had been a description, and the list one paper's answer."""
     plan = plan_question("I'm trying to separate the math-heavy work from the benchmark-chasing. Which papers back "
