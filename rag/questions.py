@@ -90,6 +90,11 @@ _NO_EXPERIMENTS = re.compile(
     r"(?!\s+(?:on|with|using|for|of|in\s+(?!(?:the|their|its)\s+abstracts?\b))\b)"
     r"|\b(?:purely|pure|only|just|solely|exclusively|strictly)\s+theor\w*|\btheory[\s-]only\b|\btheor\w*\s+only\b",
     re.IGNORECASE)
+# What the asker needs an answer for, "For a rebuttal I need the exact numbers: ...", "For my slides I want ...":
+# no abstract need write "rebuttal" (RISE's had been said not to mention it, while quoting the numbers asked for).
+_PURPOSE = re.compile(r"\bfor\s+(?:a|an|my|our)\s+((?:[\w-]+\s+){0,2}?[\w-]+),?\s+(?:I|we)"
+                      r"(?:\s+(?:need|want|would\s+like|am\s+looking|are\s+looking|have\s+to)|['\u2019]d\s+like)\b",
+                      re.IGNORECASE)
 _OTHER_CAUSE = re.compile(r"\b(?:by|to|from)\s+(?:something|anything)\s+other\s+than\b", re.IGNORECASE)
 _SET_PHRASE = re.compile(rf"\b(?:the|these|those|all)\s+((?:[\w&+-]+\s+){{0,3}}?[\w&+-]+)\s+{_SET_NOUN}\b",
                          re.IGNORECASE)
@@ -435,7 +440,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     unasked = labels + answer_nouns + [m.group(1) for m in _COLLECTION_SIZE.finditer(question)]  # ("of the 19 papers")
     named = [pid for pid in named if pid not in excluded]  # "Which papers besides DaTMe ...": asked of the others
     described = described_parts(question_kept, named, names)
-    dropped = unasked + referring_words(question)  # (nor are the words pointing at papers: "them", "the second")
+    # (nor are the words pointing at papers, "them", "the second", nor what the asker needs it for)
+    dropped = unasked + referring_words(question) + [w for m in _PURPOSE.finditer(question) for w in words(m.group(1))]
     terms = content_terms(question_kept, drop=dropped)
     count, noun = listed_count(question)
     noun = noun or counted_noun(question)

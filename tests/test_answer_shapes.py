@@ -734,6 +734,7 @@ def test_a_coined_name_no_abstract_holds_is_not_stated(seed_assistant, question,
     ("Did the authors of the paper on zebra finches verify callers with an accelerometer?", "accelerometer"),
     ("Reviewer here. How is the caller of each V33DA event verified?", "accelerometer"),
     ("Tired reviewer: what signal verifies the caller in V33DA?", "accelerometer"),
+    ("For my survey I need this: what signal verifies the caller in V33DA?", "accelerometer"),  # the asker's purpose
 ])
 def test_authors_used_to_point_at_the_paper_are_not_asked_for(seed_assistant, question, expected) -> None:
     """ "the authors' fix", "the authors say": the authors are who did the work, not a field the question asks."""

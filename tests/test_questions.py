@@ -1275,3 +1275,12 @@ def test_a_set_asking_sentence_that_points_back_keeps_the_sentence_before(seeds)
 ])
 def test_a_list_of_papers_without_experiments_is_recognised(seeds, question: str, lacking: bool) -> None:
     assert plan_question(question, seeds).no_experiments is lacking
+
+
+@pytest.mark.parametrize(("question", "purpose"), [
+    ("For a rebuttal I need the exact figure: how many corals did GlowNet count?", "rebuttal"),
+    ("For our reading group we'd like to know what GlowNet counts.", "reading"),
+])
+def test_what_the_asker_needs_an_answer_for_is_not_asked_about(question, purpose) -> None:
+    plan = plan_question(question, [])
+    assert purpose not in plan.terms and "GlowNet" in plan.terms, plan.terms
