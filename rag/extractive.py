@@ -147,13 +147,14 @@ def _join(items: Sequence[str], word: str = "or") -> str:
 # --- lists of papers --------------------------------------------------------------------
 
 def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Match], sources: Sequence[Source],
-               negated: bool, total: int | None = None, within: str = "", among: int = 0, lacking: str = ""
-               ) -> Composed:
+               negated: bool, total: int | None = None, within: str = "", among: int = 0, lacking: str = "",
+               stating: str = "") -> Composed:
     """A counted, ranked list with one cited sentence per paper; borderline ones listed apart.
 
     ``criterion`` comes quoted ("\"audio\" or \"video\""): alternatives are quoted one by one. ``among``: the
     list was scored among only that many papers (the last answer's, or the selection), not the whole corpus.
-    ``lacking``: what the papers listed do not report ("experiment"), said instead of a criterion.
+    ``lacking``: what the papers listed do not report ("experiment"), said instead of a criterion; ``stating``:
+    what they state ("a measured result as a number").
     """
     by_paper = {s.paper.id: s for s in sources}
     members = [m for m in members if m.paper_id in by_paper]
@@ -162,6 +163,8 @@ def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Matc
     if lacking and not members:
         every = f"Each of these {among} abstracts" if among else "Every abstract in the corpus"
         return Composed(f"{every} reports an {lacking}.", [])
+    if stating and not members:
+        return Composed(f"{pool} states {stating} in its abstract.", [], refused=True)
     if not members and not possible:
         return Composed(f"{pool} clearly matches {criterion}." if criterion else f"{pool} clearly matches.", [],
                         refused=True)
@@ -175,8 +178,10 @@ def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Matc
     counted = (f"{count} of the \"{within}\" papers" if within else f"{count} of these {among} papers" if among
                else f"{count} paper{'' if count == 1 else 's'}")
     verb = ("is" if count == 1 else "are") + " not about" if negated else "matches" if count == 1 else "match"
-    said = f"report{'s' if count == 1 else ''} no {lacking} in {'its abstract' if count == 1 else 'their abstracts'}"
-    lines = [f"{counted} {said if lacking else f'{verb} {criterion}'}{shown}:", ""]
+    where = "its abstract" if count == 1 else "their abstracts"
+    said = (f"report{'s' if count == 1 else ''} no {lacking} in {where}" if lacking
+            else f"state{'s' if count == 1 else ''} {stating} in {where}" if stating else f"{verb} {criterion}")
+    lines = [f"{counted} {said}{shown}:", ""]
     for i, match in enumerate(members, 1):
         lines.append(f"{i}. {_list_line(match, by_paper[match.paper_id], evidence)}")
     if possible:
@@ -332,7 +337,8 @@ def compose(gathered: Gathered, limit: int) -> Composed:
         return similar_papers(gathered.similar_to, gathered.members, sources)
     if gathered.kind == "list":
         return paper_list(gathered.criterion, gathered.members, gathered.possible, sources, gathered.negated,
-                          gathered.matched_total, gathered.within, gathered.among, gathered.lacking)
+                          gathered.matched_total, gathered.within, gathered.among, gathered.lacking,
+                          gathered.stating)
     if gathered.kind == "compare":
         return comparison(sources[: len(gathered.focus)], gathered.evidence, gathered.shared, gathered.by_relevance,
                           gathered.extra, gathered.sizes)

@@ -68,7 +68,7 @@ from .questions import (
     superlative,
 )
 from .retrieval import Mode, Retriever, Scored
-from .roles import reports_experiment
+from .roles import reports_experiment, reports_figure
 from .topics import TopicMap, paper_topics
 from .types import Evidence, Message, Source
 
@@ -139,6 +139,7 @@ LIST_SCAN = 200  # corpora up to this size have every paper scored for a list; l
 LIST_POOL = 100  # ... of this many candidates
 MAX_COMPARED = 4  # a comparison table has at most this many rows
 NO_EXPERIMENT = "experiment or empirical evaluation"  # what a list of theory-only papers lacks, as its header says
+MEASURED_FIGURE = "a measured result as a number"  # what a list asked for "actual numbers" states, as its header says
 COMMON_SHARE = 0.25  # chosen: a word in more than a quarter of the abstracts is too common to tell papers apart
 OVERVIEW_PER_TOPIC = 5  # papers shown under each topic of an overview
 MAX_SIMILAR = 3  # "papers similar to X" shows this many, closest first (chosen: a fifth of the seeds, not tuned)
@@ -225,6 +226,7 @@ class Gathered:
     negated: bool = False
     within: str = ""  # the described set a negated list was taken from ("the multimodal LLM papers")
     lacking: str = ""  # what a list's papers do not report, said instead of a criterion: "experiment"
+    stating: str = ""  # what a list's papers state, said instead of a criterion: "a measured result as a number"
     topics: list[tuple[list[str], list[str], int]] = field(default_factory=list)  # terms, shown ids, size
     collection_size: int = 0
     among: int = 0  # a list scored among only these many papers (the last answer's or the selection), not the corpus
@@ -675,6 +677,8 @@ class Gatherer:
         pool = self._list_pool(plan, scope)
         if plan.no_experiments and plan.asks_several:  # (not "Is there a paper on X, without experiments?")
             return self._unevaluated(plan, pool, scope, k)
+        if plan.asks_figures and plan.asks_several:
+            return self._measured(plan, pool, scope, k)
         if len(plan.conjuncts) > 1:
             return self._list_of_all(plan, pool, scope, k)
         scores = self._best_matches(plan.alternatives or [plan.criterion], pool, plan.contributed)
@@ -734,6 +738,18 @@ class Gatherer:
                    for p in ranked]
         gathered = Gathered("list", [], [], [], members[:MAX_LISTED], [], matched_total=len(members),
                             more=members[MAX_LISTED:], lacking=NO_EXPERIMENT)
+        gathered.sources = self.sources(plan.query, [m.paper_id for m in gathered.members], scope, k)
+        return gathered
+
+    def _measured(self, plan: QuestionPlan, pool: Sequence[Paper], scope: Scope, k: int) -> Gathered:
+        """ "Which abstracts put actual numbers on their gains?": the papers with a sentence stating a measured
+        figure, each quoted by that sentence (its figures are the answer), the most figures first."""
+        banked = self.scorer.bank.get(pool)
+        stated = {p.id: [s for s in banked[p.id].sentences if reports_figure(s.text)] for p in pool}
+        ranked = sorted((p for p in pool if stated[p.id]), key=lambda p: (-len(stated[p.id]), p.id))
+        members = [Match(p.id, stated[p.id][0], float(len(stated[p.id]))) for p in ranked]
+        gathered = Gathered("list", [], [], [], members[:MAX_LISTED], [], matched_total=len(members),
+                            more=members[MAX_LISTED:], stating=MEASURED_FIGURE)
         gathered.sources = self.sources(plan.query, [m.paper_id for m in gathered.members], scope, k)
         return gathered
 

@@ -88,8 +88,20 @@ _NO_EXPERIMENTS = re.compile(
     r"(?:\b(?:no|not|without|zero|never|dont|doesnt|didnt)|\Bn['\u2019]t)\b(?!\s+(?:just|only|merely|simply|solely"
     r"|purely)\b)(?:\s+[\w-]+){0,5}?\s+(?:experiment\w*|empiric\w*)\b"
     r"(?!\s+(?:on|with|using|for|of|in\s+(?!(?:the|their|its)\s+abstracts?\b))\b)"
-    r"|\b(?:purely|pure|only|just|solely|exclusively|strictly)\s+theor\w*|\btheory[\s-]only\b|\btheor\w*\s+only\b",
+    r"|\b(?:purely|pure|only|just|solely|exclusively|strictly|entirely|wholly)\s+(?:theor|analytic|mathematical)\w*"
+    r"|\btheory[\s-]only\b|\btheor\w*\s+only\b"
+    r"|\b(?:never|not|nothing)\b(?:\s+\w+){0,3}?\s+(?:tested|run|evaluated|validated)\s+on\s+(?:any\s+)?data\b",
     re.IGNORECASE)
+# A list of the papers that state measured figures ("Which abstracts put actual numbers on their gains?", "exact
+# numeric improvement figures", "hard numbers"): membership is read from each abstract's figures
+# (roles.reports_figure). By similarity the four such tuning lists had listed papers that say "outperforms".
+_ASKS_FIGURES = re.compile(r"\b(?:actual|concrete|exact|hard|specific|precise)\s+(?:numeric(?:al)?\s+|performance\s+"
+                           r"|improvement\s+|metric\s+)*(?:numbers?(?!\s+of\b)|figures?|values?)\b"
+                           r"|\bnumeric(?:al)?\s+(?:improvement|gain|result)s?\b|\bnumerically\b|\bmetric\s+values\b"
+                           r"|\bquantif(?:y|ies|ied|ying)\b|\bquantitative\s+(?:results?|gains?|improvements?)\b"
+                           r"|\bpercent(?:ages?)?\b|\bby\s+how\s+much\b"
+                           r"|(?<!just\s)(?<!only\s)\b(?:report|give|quote|state|put)\w*\s+(?:an?\s+)?(?:actual\s+)?"
+                           r"numbers?\b(?!\s+of\b)", re.IGNORECASE)
 # What the asker needs an answer for, "For a rebuttal I need the exact numbers: ...", "For my slides I want ...":
 # no abstract need write "rebuttal" (RISE's had been said not to mention it, while quoting the numbers asked for).
 _PURPOSE = re.compile(r"\bfor\s+(?:a|an|my|our)\s+((?:[\w-]+\s+){0,2}?[\w-]+),?\s+(?:I|we)"
@@ -366,6 +378,7 @@ class QuestionPlan:
     quoted: list[str] = field(default_factory=list)  # phrases it quotes: "... as a question of 'where to look'"
     asks_several: bool = False  # it asks for papers in the plural: "Which papers ...", not "Is there a paper ...?"
     no_experiments: bool = False  # it asks for the papers whose abstracts report no experiment ("theory only")
+    asks_figures: bool = False  # it asks for the papers whose abstracts state measured figures ("actual numbers")
 
     @property
     def criterion(self) -> str:
@@ -471,6 +484,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         quoted=quoted_phrases(question),
         asks_several=bool(_SEVERAL.search(question)),
         no_experiments=bool(_NO_EXPERIMENTS.search(question)),
+        asks_figures=bool(_ASKS_FIGURES.search(question)),
     )
     if not named:
         plan.compared_count, plan.compared_phrase, plan.compared_noun = described_count(question)

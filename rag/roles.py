@@ -322,3 +322,16 @@ _METRIC = re.compile(r"\b(?:AUC|AUROC|F1|BLEU|ROUGE|mAP|mIoU|PSNR|SSIM|FID|top-[
 def reports_experiment(sentence: str) -> bool:
     """Whether the sentence reports running an experiment or an empirical evaluation."""
     return bool(_EMPIRICAL.search(sentence) or _METRIC.search(sentence))
+
+
+# A measured figure: a percentage or points ("11.1%", "21.9 points"), a gain on a task ("+4.2 on SQA") or a metric
+# with its value ("AUC = 1.0"). "Which abstracts put actual numbers on their gains?" lists the papers stating one;
+# a count of things ("12,326 trajectories", "fewer than 300 steps") is no measured result.
+_FIGURE = re.compile(r"\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:%|\\%|percent\b|points?\b|pp\b|\u00d7|x\b(?!\s*\d))"
+                     r"|(?<![\w.])[+\u2212-]\d+(?:\.\d+)?\s+(?:on|in|at)\b"
+                     r"|\b(?:AUC|AUROC|F1|BLEU|ROUGE|mAP|mIoU|PSNR|SSIM|FID|accuracy|ECE|EM)\b\W{0,12}(?:of\s+)?\d")
+
+
+def reports_figure(sentence: str) -> bool:
+    """Whether the sentence states a measured result as a number."""
+    return bool(_FIGURE.search(sentence))

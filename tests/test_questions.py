@@ -1269,6 +1269,9 @@ def test_a_set_asking_sentence_that_points_back_keeps_the_sentence_before(seeds)
     ("Any papers that never run an experiment?", True),
     ("Which works are strictly theoretical?", True),
     ("Which papers don't report empirical results in their abstract?", True),
+    ("Which works are entirely analytical?", True),
+    ("Which papers were never tested on any data?", True),
+    ("Which papers were never tested on real data?", False),  # a qualified lack
     ("Which papers offer theory, not just experiments?", False),  # a contrast: they have both
     ("Which papers have no experiments on real data?", False),  # a qualified lack is a criterion of its own
     ("I want the papers with experiments and theory.", False),  # ("want" holds no "n't")
@@ -1284,3 +1287,15 @@ def test_a_list_of_papers_without_experiments_is_recognised(seeds, question: str
 def test_what_the_asker_needs_an_answer_for_is_not_asked_about(question, purpose) -> None:
     plan = plan_question(question, [])
     assert purpose not in plan.terms and "GlowNet" in plan.terms, plan.terms
+
+
+@pytest.mark.parametrize(("question", "figures"), [
+    ("Which abstracts give hard numbers for their gains?", True),
+    ("papers that quantify how much they improve", True),
+    ("Which papers state their improvement in percent?", True),
+    ("Which studies report the exact figures of their speedup?", True),
+    ("Which papers report the number of parameters?", False),  # a count asked for, not measured results
+    ("Which papers don't just report numbers but explain them?", False),
+])
+def test_a_list_of_papers_stating_measured_figures_is_recognised(seeds, question: str, figures: bool) -> None:
+    assert plan_question(question, seeds).asks_figures is figures

@@ -14,7 +14,7 @@ from typing import get_args
 
 import pytest
 
-from rag.roles import ROLES, Role, reports_experiment, sentence_roles
+from rag.roles import ROLES, Role, reports_experiment, reports_figure, sentence_roles
 
 DATA = Path(__file__).resolve().parent / "data"
 # Measured 0.884 (175/198 sentences) on 2026-11-29; the floor leaves 0.05 for rule changes.
@@ -108,3 +108,16 @@ def test_labelling_is_deterministic() -> None:
 ])
 def test_a_sentence_reports_an_experiment_by_what_it_ran_or_measured(sentence: str, empirical: bool) -> None:
     assert reports_experiment(sentence) is empirical
+
+
+@pytest.mark.parametrize(("sentence", "measured"), [
+    ("Recall rises from 61.0% to 74.5% on the harbour set.", True),
+    ("It gains 2.3 points over the strongest baseline.", True),
+    ("The detector adds +1.8 on AP50 over its backbone.", True),
+    ("It reaches an F1 of 0.82.", True),
+    ("The benchmark holds 4,210 annotated reefs.", False),  # a count of things, no measured result
+    ("Fine-tuning takes fewer than 500 steps.", False),
+    ("We prove an O(n log n) bound for 2 x 2 games.", False),
+])
+def test_a_sentence_states_a_measured_figure_by_its_unit_or_metric(sentence: str, measured: bool) -> None:
+    assert reports_figure(sentence) is measured
