@@ -165,10 +165,12 @@ _DESCRIBED = re.compile(
     # such as "7B" is not one: "the base 7B model" is a model inside a paper)
     rf"|(?i:\bthe\s+)((?:[\w&+.'-]+\s+){{0,4}}?(?!\d+(?:\.\d+)?[BMKT]\b)[\w&+.'-]*[A-Z][\w&+.'-]*"
     rf"(?:\s+[\w&+.'-]+){{0,3}}?)\s+"
-    rf"(?i:method|approach|model|framework|benchmark|dataset|system|procedure|technique)\b"
+    rf"(?i:method|approach|model|framework|benchmark|dataset|system|procedure|technique|trick)\b"
     # a description opening the question without "the": "DPO curation paper vs. the Token Hypothesis paper."
     rf"|(?i:^\s*(?!{_OPENING_WORDS}\b)((?:{_DESCRIPTION_WORD}\s+){{0,5}}?{_WORD_WHOLE})\s+(?:paper|abstract|study)\b"
-    r"(?=\s*(?:vs\b|versus\b|and\b|,|:|\s+(?:compared|against)\b)))",
+    r"(?=\s*(?:vs\b|versus\b|and\b|,|:|\s+(?:compared|against)\b)))"
+    # and after "vs" without "the": "speaker bounding box paper vs motion direction paper vs DGP"
+    rf"|(?i:\b(?:vs\.?|versus)\s+(?!the\b|a\b)((?:{_DESCRIPTION_WORD}\s+){{0,4}}?{_WORD_WHOLE})\s+(?:paper|abstract|study)\b)",
 )
 _TOKEN = re.compile(r"(?<![\w&+.-])[A-Za-z][\w&+-]*(?:\.\d+[\w-]*)?[\w+]?")
 # Verbs whose "how much" asks for an amount ("how much does X reduce latency"), unlike "how much does X depend on".

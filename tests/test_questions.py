@@ -648,6 +648,10 @@ def test_described_parts_keep_descriptions_of_unnamed_papers(mini) -> None:
     # a comma inside a list of what the paper is on does not end its description
     ("What did the paper on reefs, sonar and drone mapping find?", ["reefs, sonar and drone mapping find"]),
     ("In the paper on reefs, what was found?", ["reefs"]),
+    # typed tersely: a description after "vs" without "the", and "the X trick" as "the X method"
+    ("firefly counting paper vs river sensor paper vs bee sound paper?",
+     ["firefly counting", "river sensor", "bee sound"]),
+    ("How do the GlowNet frame-skipping trick and the sonar study differ?", ["GlowNet frame-skipping", "sonar"]),
 ])
 def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) -> None:
     assert described_parts(question, [], mini) == described
