@@ -736,10 +736,7 @@ class Gatherer:
         ranked = sorted(lacking, key=lambda p: (-scores[p.id].score if p.id in scores else 0.0, p.id))
         members = [self._contribution_match(scores.get(p.id) or Match(p.id, banked[p.id].sentences[0], 0.0))
                    for p in ranked]
-        gathered = Gathered("list", [], [], [], members[:MAX_LISTED], [], matched_total=len(members),
-                            more=members[MAX_LISTED:], lacking=NO_EXPERIMENT)
-        gathered.sources = self.sources(plan.query, [m.paper_id for m in gathered.members], scope, k)
-        return gathered
+        return self._by_property(plan, members, scope, k, lacking=NO_EXPERIMENT)
 
     def _measured(self, plan: QuestionPlan, pool: Sequence[Paper], scope: Scope, k: int) -> Gathered:
         """ "Which abstracts put actual numbers on their gains?": the papers with a sentence stating a measured
@@ -748,8 +745,13 @@ class Gatherer:
         stated = {p.id: [s for s in banked[p.id].sentences if reports_figure(s.text)] for p in pool}
         ranked = sorted((p for p in pool if stated[p.id]), key=lambda p: (-len(stated[p.id]), p.id))
         members = [Match(p.id, stated[p.id][0], float(len(stated[p.id]))) for p in ranked]
+        return self._by_property(plan, members, scope, k, stating=MEASURED_FIGURE)
+
+    def _by_property(self, plan: QuestionPlan, members: list[Match], scope: Scope, k: int, lacking: str = "",
+                     stating: str = "") -> Gathered:
+        """A list of the papers an abstract property selects, the first MAX_LISTED shown, with their sources."""
         gathered = Gathered("list", [], [], [], members[:MAX_LISTED], [], matched_total=len(members),
-                            more=members[MAX_LISTED:], stating=MEASURED_FIGURE)
+                            more=members[MAX_LISTED:], lacking=lacking, stating=stating)
         gathered.sources = self.sources(plan.query, [m.paper_id for m in gathered.members], scope, k)
         return gathered
 

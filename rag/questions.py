@@ -78,8 +78,6 @@ _NEGATED = re.compile(
     r"|\bother\s+than\b|\bexcept\b|\bexcluding\b|\bapart\s+from\b",
     re.IGNORECASE,
 )
-# A cause described, not papers set aside: "good scores explained by something other than the capability measured"
-# (it had asked for the papers explained ... minus those writing "capability", and none was left).
 # A list of the papers that report no experiments ("theory only", "purely theoretical", "don't report any empirical
 # results"): membership is read from each abstract's empirical reports (roles.reports_experiment), not from how
 # much its sentences resemble "experiments". A contrast ("not just experiments") is not it, nor is a qualified
@@ -107,6 +105,8 @@ _ASKS_FIGURES = re.compile(r"\b(?:actual|concrete|exact|hard|specific|precise)\s
 _PURPOSE = re.compile(r"\bfor\s+(?:a|an|my|our)\s+((?:[\w-]+\s+){0,2}?[\w-]+),?\s+(?:I|we)"
                       r"(?:\s+(?:need|want|would\s+like|am\s+looking|are\s+looking|have\s+to)|['\u2019]d\s+like)\b",
                       re.IGNORECASE)
+# A cause described, not papers set aside: "good scores explained by something other than the capability measured"
+# (it had asked for the papers explained ... minus those writing "capability", and none was left).
 _OTHER_CAUSE = re.compile(r"\b(?:by|to|from)\s+(?:something|anything)\s+other\s+than\b", re.IGNORECASE)
 _SET_PHRASE = re.compile(rf"\b(?:the|these|those|all)\s+((?:[\w&+-]+\s+){{0,3}}?[\w&+-]+)\s+{_SET_NOUN}\b",
                          re.IGNORECASE)

@@ -316,7 +316,8 @@ _EMPIRICAL = re.compile(
     r"|\breal(?:-world|\s+world)?\s+data\b|\d\s?(?:%|\\%|×|x\b|points?\b|pp\b)"
     r"|\bdeployed\b|\bfield\s+(?:stud(?:y|ies)|trials?|tests?)\b|\bwe\s+(?:record|collect|measure)\w*",
     re.IGNORECASE)
-_METRIC = re.compile(r"\b(?:AUC|AUROC|F1|BLEU|ROUGE|mAP|mIoU|PSNR|SSIM|FID|top-[15])\b")  # (case kept: "map")
+_METRIC_NAMES = r"AUC|AUROC|F1|BLEU|ROUGE|mAP|mIoU|PSNR|SSIM|FID"
+_METRIC = re.compile(rf"\b(?:{_METRIC_NAMES}|top-[15])\b")  # (case kept: "map")
 
 
 def reports_experiment(sentence: str) -> bool:
@@ -329,7 +330,7 @@ def reports_experiment(sentence: str) -> bool:
 # a count of things ("12,326 trajectories", "fewer than 300 steps") is no measured result.
 _FIGURE = re.compile(r"\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:%|\\%|percent\b|points?\b|pp\b|\u00d7|x\b(?!\s*\d))"
                      r"|(?<![\w.])[+\u2212-]\d+(?:\.\d+)?\s+(?:on|in|at)\b"
-                     r"|\b(?:AUC|AUROC|F1|BLEU|ROUGE|mAP|mIoU|PSNR|SSIM|FID|accuracy|ECE|EM)\b\W{0,12}(?:of\s+)?\d")
+                     rf"|\b(?:{_METRIC_NAMES}|accuracy|ECE|EM)\b\W{{0,12}}(?:of\s+)?\d")
 
 
 def reports_figure(sentence: str) -> bool:
