@@ -160,6 +160,9 @@ _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing
                           r"|journalist|chair|organi[sz]er|officer|scientist|developer|practitioner|professor|postdoc)"
                           r"|lay\s+of\s+the\s+land|(?:one|two|three)[- ](?:line|liner|sentence|paragraph)s?"
                           r"|ha(?:ve|s)\s+(?:anything\s+)?to\s+do\s+with"
+                          # what a paper is about, framed: "center on questions of identifiability", "examples where"
+                          r"|cent(?:er|re)(?:s|ed|ing)?\s+(?:on|around)|revolv(?:e|es|ed|ing)\s+around|questions?\s+of"
+                          r"|examples?\s+(?:where|in\s+which)"
                           r"|in\s+(?:some|any|one)\s+(?:form|way|shape|fashion|capacity)(?:\s+or\s+another)?"
                           r"|of\s+(?:some|any)\s+(?:kind|sort|type)"
                           # what the asked-for thing is to the paper: "identifiability as a central question", "use

@@ -452,11 +452,13 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     labels = [names.by_id[pid].label for pid in named] + [t for t in name_tokens(question) if names.containing(t)]
     # Not asked about either: the noun a question asks for ("Which submissions study pruning?") is the answer's.
     answer_nouns = [m.group(0).split()[-1] for m in _WANTS_PAPERS.finditer(question)]
-    unasked = labels + answer_nouns + [m.group(1) for m in _COLLECTION_SIZE.finditer(question)]  # ("of the 19 papers")
+    # (nor what the asker needs it for, "For my class I want ...": the criterion had been "class examples ...")
+    unasked = (labels + answer_nouns + [m.group(1) for m in _COLLECTION_SIZE.finditer(question)]  # ("of the 19 papers")
+               + [w for m in _PURPOSE.finditer(question) for w in words(m.group(1))])
     named = [pid for pid in named if pid not in excluded]  # "Which papers besides DaTMe ...": asked of the others
     described = described_parts(question_kept, named, names)
-    # (nor are the words pointing at papers, "them", "the second", nor what the asker needs it for)
-    dropped = unasked + referring_words(question) + [w for m in _PURPOSE.finditer(question) for w in words(m.group(1))]
+    # (nor are the words pointing at papers, "them", "the second")
+    dropped = unasked + referring_words(question)
     terms = content_terms(question_kept, drop=dropped)
     count, noun = listed_count(question)
     noun = noun or counted_noun(question)

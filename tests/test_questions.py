@@ -428,6 +428,10 @@ def test_papers_asked_for_without_which_set_aside_too(question: str, criterion: 
     # what the topic is to the paper: "as a central question", "as input"
     ("Which papers are having identifiability as a central question?", "identifiability", False),
     ("which ones use audio as input", "audio", False),
+    # what a paper is about, framed: "center on questions of", "revolve around", "examples where"
+    ("Which abstracts center on questions of identifiability?", "identifiability", False),
+    ("which papers revolve around identifiability", "identifiability", False),
+    ("I want examples where a paper counts corals. Which papers do that?", "counts corals", False),
     # a parenthesis pointing back at the topic ("or its failure") is the same topic, no alternative
     ("Which papers study identifiability (or its failure)?", "identifiability", False),
     # a preamble before "Which of these papers ... their ...": "their" is the papers', the preamble not the criterion
@@ -1291,6 +1295,13 @@ def test_a_list_of_papers_without_experiments_is_recognised(seeds, question: str
 def test_what_the_asker_needs_an_answer_for_is_not_asked_about(question, purpose) -> None:
     plan = plan_question(question, [])
     assert purpose not in plan.terms and "GlowNet" in plan.terms, plan.terms
+
+
+def test_what_the_asker_needs_a_list_for_is_no_criterion() -> None:
+    # the purpose had been dropped from the terms but kept in the criterion: "class examples ..."
+    plan = plan_question("For my class I want papers that count corals. Which papers do that?", [])
+    asked = [plan.criterion, *plan.alternatives]
+    assert not any("class" in part for part in asked) and "corals" in plan.criterion, plan
 
 
 @pytest.mark.parametrize(("question", "figures"), [
