@@ -432,6 +432,9 @@ def test_papers_asked_for_without_which_set_aside_too(question: str, criterion: 
     ("Which abstracts center on questions of identifiability?", "identifiability", False),
     ("which papers revolve around identifiability", "identifiability", False),
     ("I want examples where a paper counts corals. Which papers do that?", "counts corals", False),
+    # the asker's standpoint, set off by a comma, is no criterion; a standpoint the papers take stays
+    ("From a policy angle, which papers count corals?", "count corals", False),
+    ("Which papers count corals from an ecological perspective?", "count corals ecological perspective", False),
     # a parenthesis pointing back at the topic ("or its failure") is the same topic, no alternative
     ("Which papers study identifiability (or its failure)?", "identifiability", False),
     # a preamble before "Which of these papers ... their ...": "their" is the papers', the preamble not the criterion
