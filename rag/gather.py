@@ -390,7 +390,8 @@ class Gatherer:
         for phrase in plan.described:
             if self._describes_named(phrase, named):
                 continue
-            best = [s for s in self.retriever.rank(phrase, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)
+            among = f"{phrase} {plan.described_among}" if plan.described_among else phrase  # (of the set named)
+            best = [s for s in self.retriever.rank(among, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)
                     if s.paper_id not in scope.avoided][:1]
             pointed += [s.paper_id for s in best if s.paper_id not in pointed]
         if not pointed and plan.carried and not plan.counted_anew and self._is_followup(plan, scope):

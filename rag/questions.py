@@ -113,6 +113,9 @@ _SET_PHRASE = re.compile(rf"\b(?:the|these|those|all)\s+((?:[\w&+-]+\s+){{0,3}}?
 _SET_ON = re.compile(rf"\b(?:among|of|across)\s+(?:the|these|those|all)\s+{_SET_NOUN}\s+(?:on|about)\s+"
                      r"([^,;:?(]+(?:\([^)]*\))?)", re.IGNORECASE)
 _LIST_COMMA = re.compile(r",\s+")
+# "the two papers on text-to-image diffusion: the one that ...", the set a comparison's descriptions pick from
+_COMPARED_ON = re.compile(rf"\b(?:the|these|those)\s+(?:two|three|four|both)\s+{_SET_NOUN}\s+(?:on|about)\s+"
+                          r"([^,;:?(.]+)", re.IGNORECASE)
 _BOTH = re.compile(r"\bboth\s+([^?.;]+?)\s+and\s+([^?.;]+)", re.IGNORECASE)
 LIST_ITEM_TERMS = 3  # an item of "A, B, or C" is a short noun phrase
 ALTERNATIVE_TERMS = 4  # longer criterion parts are one criterion, not alternatives (dev+probe list F1: 0.81 -> 0.83)
@@ -342,6 +345,8 @@ class QuestionPlan:
     # a target named by a label that many abstracts use as a word ("DNA"): those papers, any of which may be meant
     ambiguous: dict[str, list[str]] = field(default_factory=dict)
     described: list[str] = field(default_factory=list)
+    # the set the described papers are of: "Compare the two papers on diffusion: the one that ..." -> "diffusion"
+    described_among: str = ""
     set_valued: bool = False
     negated: bool = False
     alternatives: list[str] = field(default_factory=list)
@@ -514,6 +519,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     if _ELLIPSIS.match(question) and not named and _asked_for_papers(history):
         plan.set_valued = True  # "What about diffusion models?" after a "which papers" question asks the same of it
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
+    if described:
+        plan.described_among = _described_among(question)
     asking = _asking_sentence(question_kept) if plan.set_valued and not plan.set_phrase and not plan.negated else ""
     if asking and (own := content_terms(asking, drop=dropped)):
         plan.criterion_terms, plan.alternatives = own, _alternatives_of(asking, unasked)
@@ -757,6 +764,15 @@ def set_phrase(question: str) -> str:
         if content_terms(phrase) and not all(w.lower() in _REFERENCE_WORDS or w.isdigit() for w in phrase.split()):
             return _phrase_terms(phrase)
     return ""
+
+
+def _described_among(question: str) -> str:
+    """The set a question's described papers are of: "Compare the two papers on text-to-image diffusion: the one
+    that speeds up generation ... and the one that studies failures on rare attribute-object combinations" (alone,
+    "failures on rare ..." had found the failure-attribution paper, not the diffusion one)."""
+    if compared := _COMPARED_ON.search(question):
+        return " ".join(content_terms(compared.group(1)))
+    return set_phrase(question)
 
 
 def _phrase_terms(phrase: str) -> str:

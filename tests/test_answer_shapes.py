@@ -215,6 +215,14 @@ def test_papers_described_one_and_another_are_compared(seed_assistant) -> None:
     assert_comparison_table(seed_assistant, answer, ["p05", "p07"])
 
 
+def test_described_papers_are_of_the_set_the_comparison_names(seed_assistant) -> None:
+    """ "the two papers on text-to-image diffusion: the one that ... failures on rare ... combinations": alone,
+    the description had found the failure-attribution paper (probe40 jj033)."""
+    answer = seed_assistant.answer("Compare the two papers on text-to-image diffusion: the one that merges tokens "
+                                   "and the one that studies failures on rare attribute-object combinations.")
+    assert_comparison_table(seed_assistant, answer, ["p12", "p15"])
+
+
 def test_a_described_paper_does_not_stand_for_all_the_counted_ones(seed_assistant) -> None:
     """ "Two abstracts ... Does the image generation one ...?": the description in the last sentence finds one
     paper; the count says two, so the sentence counting them finds the other."""

@@ -1300,6 +1300,16 @@ def test_what_the_asker_needs_an_answer_for_is_not_asked_about(question, purpose
     assert purpose not in plan.terms and "GlowNet" in plan.terms, plan.terms
 
 
+@pytest.mark.parametrize(("question", "among"), [
+    ("Compare the two papers on coral reefs: the one that counts corals and the one that maps them.", "coral reefs"),
+    ("Compare the two diffusion papers: the one that merges tokens and the one that fails on rare objects.",
+     "diffusion"),
+    ("Compare the paper that counts corals with the one that maps rivers.", ""),
+])
+def test_the_set_described_papers_are_of(question: str, among: str) -> None:
+    assert plan_question(question, []).described_among == among
+
+
 def test_what_the_asker_needs_a_list_for_is_no_criterion() -> None:
     # the purpose had been dropped from the terms but kept in the criterion: "class examples ..."
     plan = plan_question("For my class I want papers that count corals. Which papers do that?", [])
