@@ -246,7 +246,7 @@ _SEEKS_PAPERS = re.compile(r"\b(?:which|what|find|show|any|some|every|all)\s+(?:
 # A contribution verb before what is contributed, up to the clause's end: "introduce a new benchmark for ...",
 # "propose and release a dataset that ...", "a new, named benchmark", "whose contribution includes a new ...".
 _CONTRIBUTING = re.compile(r"\b(?:introduc|propos|present|buil[dt]|releas|contribut|develop|creat|design|construct"
-                           r"|offer|provid|publish|curat|assembl|compil|put(?:s|ting)?\s+(?:out|forward))\w*\s+"
+                           r"|offer|provid|publish|curat|assembl|compil|mak|made|put(?:s|ting)?\s+(?:out|forward))\w*\s+"
                            r"(?:and\s+\w+\s+|(?:(?<=contribution\s)|(?<=contributions\s))(?:is|are|includes?|being)\s+)?"
                            r"(?P<what>(?:an?|new|novel|their\s+own|any)\b"
                            r"[^;:?.!()]*?)(?=\s+(?:for|that|which|to|in|of|with|where|whose|as|on)\b|[;:?.!()]|$)",
@@ -874,6 +874,7 @@ _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to
 # ("(A, B)", "— A, B —", "— A, B?" at the end)
 _EXAMPLES = re.compile(r"\s*\((?P<a>[^()]*)\)"
                        r"|\s+[\u2013\u2014]\s*(?P<b>[^\u2013\u2014]+?)\s*(?:[\u2013\u2014](?=[\s?.!,;:]|$)|(?=[?.!]*\s*$))")
+_CLAUSE_END = re.compile(r"\s*(?:[,;:?.!]|$)")
 _EXAMPLE_SEPARATOR = re.compile(r",?\s+or\s+|,\s+|\s*/\s*|^(?:e\.g\.|i\.e\.|such\s+as)\s*,?\s*", re.IGNORECASE)
 # (of a criterion's content words, one word ending the phrase: not "without proposing method fix", "without human
 # labels")
@@ -894,6 +895,9 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     for match in _EXAMPLES.finditer(question):
         listed = match.group("a") if match.group("a") is not None else match.group("b")
         items = [i for i in _EXAMPLE_SEPARATOR.split(listed) if content_terms(i, drop)]  # (not "etc.")
+        if _CLAUSE_END.match(question, match.end()) \
+                and (restated := _named_in_parentheses(question[:match.start()] + question[match.end():], items, drop)):
+            return restated
         if len(items) >= 2 and all(len(content_terms(i, drop)) <= LIST_ITEM_TERMS for i in items):
             around = alternatives(question[:match.start()] + question[match.end():], drop)
             if around and max(len(part.split()) for part in around) <= ALTERNATIVE_TERMS:
@@ -950,6 +954,19 @@ def _restated(question: str, sides: Sequence[str], drop: Sequence[str]) -> list[
         return []
     whole = [] if len(short) == 2 else alternatives(" ".join(sides), drop)
     return list(dict.fromkeys([*(part for parts in short for part in parts), *whole]))
+
+
+def _named_in_parentheses(around: str, items: Sequence[str], drop: Sequence[str]) -> list[str]:
+    """A long description naming its criterion in a short parenthesis that ends the clause ("whether the target
+    quantity can be uniquely recovered from the available data at all (identifiability)?") states it twice: the
+    name is an alternative beside the whole, as after "i.e.". Read as one criterion, the name was a word of a long
+    query, and one of the two identifiability papers was listed. Inside the description ("a pretrained
+    (multimodal) LLM's internal components") it qualifies a word, and beside a short criterion ("large language
+    models (LLMs)") it is read as before."""
+    if len(items) != 1 or len(content_terms(items[0], drop)) > LIST_ITEM_TERMS \
+            or len(content_terms(around, drop)) <= ALTERNATIVE_TERMS:
+        return []
+    return _restated(around, [around, items[0]], drop)
 
 
 def _free_form(part: str) -> str:

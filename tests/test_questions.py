@@ -530,6 +530,13 @@ def test_pointers_are_not_a_set_phrase(question) -> None:
     ("anything involving reefs \u2014 coral data, fish counts, that sort of thing?", ["reefs", "coral data",
                                                                                   "fish counts"]),
     ("counting corals without diver labels", ["counting corals without diver labels"]),
+    # a short parenthesis ending a long description names it: an alternative beside the whole
+    ("whether the reef's age can be uniquely recovered from the cores at all (datability)?",
+     ["datability", "whether reef age uniquely recovered cores datability"]),
+    # inside the description it qualifies a word; beside a short criterion it is read as before
+    ("look inside a pretrained (acoustic) reef model's layers to find why it mislabels corals",
+     ["look inside pretrained acoustic reef model layers mislabels corals"]),
+    ("coral reef maps (CRMs)", ["coral reef maps", "CRMs"]),
 ])
 def test_criterion_alternatives_split_on_or_including_such_as(criterion, expected) -> None:
     assert alternatives(criterion) == expected
@@ -1038,6 +1045,8 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
     ("Which papers have anything to do with robots?", ["robots"]),
     ("Which papers use touch sensing?", ["touch", "sensing"]),  # the word itself stays a content word
     ("Which submissions study pruning?", ["pruning"]),
+    ("Submissions where reef maps are studied?", ["reef", "maps", "studied"]),  # (the plural at the start, too)
+    ("Preprints on coral reefs, anyone?", ["coral", "reefs"]),
     # degree words frame the criterion ("centrally" had matched "a central question" in two abstracts)
     ("What papers are centrally concerned with pruning?", ["pruning"]),
     ("Which works are largely focused on coral reefs?", ["coral", "reefs"]),
@@ -1223,6 +1232,9 @@ def test_requests_about_the_answers_form_are_not_content(question, terms) -> Non
     ("List the submissions whose primary contribution includes a new, named reef set.", "a new, named reef set"),
     ("Papers whose main contribution is a benchmark?", "a benchmark"),
     ("Which papers measure each feature's contribution to reef loss?", ""),
+    ("which papers make a new reef benchmark with a name others can test on?", "a new reef benchmark"),
+    ("Which papers made a dataset that others can use?", "a dataset"),
+    ("Which papers make reef maps cheaper?", ""),
 ])
 def test_what_a_question_asks_papers_to_contribute(question, contributed) -> None:
     assert contributed_phrase(question) == contributed
