@@ -163,6 +163,8 @@ _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing
                           # what a paper is about, framed: "center on questions of identifiability", "examples where"
                           r"|cent(?:er|re)(?:s|ed|ing)?\s+(?:on|around)|revolv(?:e|es|ed|ing)\s+around|questions?\s+of"
                           r"|examples?\s+(?:where|in\s+which)"
+                          r"|(?:main\s+|primary\s+|central\s+)?(?:object|subject|focus|target)s?\s+of\s+(?:the\s+)?"
+                          r"(?:study|studies|research|investigation|inquiry|analysis|interest)"
                           # the asker's standpoint set off by a comma: "From a policy angle, which methods ..."
                           r"|from\s+(?:an?|the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:angle|perspective|standpoint|viewpoint"
                           r"|point\s+of\s+view|view)(?=\s*,)"

@@ -1047,6 +1047,7 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
     ("Which submissions study pruning?", ["pruning"]),
     ("Submissions where reef maps are studied?", ["reef", "maps", "studied"]),  # (the plural at the start, too)
     ("Preprints on coral reefs, anyone?", ["coral", "reefs"]),
+    ("Papers where reef maps are the main object of study?", ["reef", "maps"]),
     # degree words frame the criterion ("centrally" had matched "a central question" in two abstracts)
     ("What papers are centrally concerned with pruning?", ["pruning"]),
     ("Which works are largely focused on coral reefs?", ["coral", "reefs"]),
@@ -1059,6 +1060,13 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
 ])
 def test_framing_phrases_are_not_content_terms(question, terms) -> None:
     assert plan_question(question, []).terms == terms
+
+
+def test_the_object_of_study_describes_no_paper(seeds) -> None:
+    """ "... are the main object of study" says what the asked-for papers study; read as a description of one
+    paper, it pointed at the DPO paper and the answer quoted it for multimodal LLMs."""
+    plan = plan_question("Papers where multimodal LLMs are the main object of study?", seeds)
+    assert not plan.described and not plan.targets, plan
 
 
 @pytest.mark.parametrize(("question", "wants"), [
