@@ -1419,11 +1419,23 @@ def compared_against(question: str) -> list[str]:
             if content_terms(m.group(1))]
 
 
+def beaten_unnamed(question: str) -> list[str]:
+    """What a question asks a paper to beat, written without a capital: "Does CoCHI beat plain temperature scaling
+    ...?" -> ["plain temperature scaling"]. It may be a method the abstract never mentions, or the paper's own
+    finding in other words ("peer learning beats learning alone"): only a paper writing none of its words lacks it.
+    Not after "versus": "which 3D chunks you feed the model, versus just grabbing pieces at random" contrasts
+    the paper's own idea with what it replaces, in other words."""
+    return [" ".join(terms) for m in _BEATEN.finditer(question)
+            if not re.search(r"[A-Z]", m.group(1)) and not _VERSUS.match(m.group(0))
+            and (terms := content_terms(m.group(1)))]
+
+
 _AGAINST_PHRASE = r"((?:(?!(?:in|on|for|at|across|under|when|by|regarding|and|or)\b(?!-))[\w&+.'-]+\s*){1,5})"
 _AGAINST = re.compile(r"\b(?:compare[sd]?|comparing|fares?|stacks?\s+up)\s+(?:\w+\s+){0,2}?(?:with|to|against)\s+"
                       + _AGAINST_PHRASE, re.IGNORECASE)
 # "Does IndRM beat the PC algorithm?": a method beaten, when named ("peer learning beats learning alone" describes
 # a finding in other words, and its absent words are no missing method).
+_VERSUS = re.compile(r"(?:versus|vs)\b", re.IGNORECASE)
 _BEATEN = re.compile(r"\b(?:beats?|outperform(?:s|ed)?|surpass(?:es|ed)?|versus|vs\.?)\s+(?:the\s+)?" + _AGAINST_PHRASE,
                      re.IGNORECASE)
 

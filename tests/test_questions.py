@@ -26,6 +26,7 @@ from rag.questions import (
     MAX_NAME_PAPERS,
     NameIndex,
     alternatives,
+    beaten_unnamed,
     clauses,
     compared_against,
     contributed_phrase,
@@ -934,6 +935,16 @@ def test_a_name_an_abstract_only_uses_points_at_it_only_when_nothing_else_names_
 ])
 def test_what_a_question_compares_a_paper_with(question, against) -> None:
     assert compared_against(question) == against
+
+
+@pytest.mark.parametrize(("question", "beaten"), [
+    ("Does GlowNet beat plain frame differencing, and by how much?", ["plain frame differencing"]),
+    ("How much does TideFormer gain vs persistence forecasts?", []),  # "versus" contrasts, in any words
+    ("Does GlowNet beat OR-Tools?", []),  # (named: read by compared_against)
+    ("How does GlowNet count fireflies?", []),
+])
+def test_what_a_question_asks_a_paper_to_beat_in_lower_case(question, beaten) -> None:
+    assert beaten_unnamed(question) == beaten
 
 
 @pytest.mark.parametrize(("question", "count", "phrase"), [
