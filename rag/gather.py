@@ -746,7 +746,7 @@ class Gatherer:
         benchmark is the passage "animals" retrieves first (0.26, the next 0.16), but its sentences say "zebra
         finches", "per-bird" and "individuals", no word close enough to "animals", and 35 animal lists had missed it.
         A lead alone makes no list: "recommender systems" retrieves a tensor-train paper first by far."""
-        ids = [p.id for p in pool]
+        ids = [p.id for p in pool] if len(pool) < len(self.papers) else None  # (an id filter costs Chroma half again)
         leads = set()
         for alternative in plan.alternatives or [plan.criterion]:
             ranked = self.retriever.rank(self.scorer.acronyms.expand(alternative), paper_ids=ids, mode="dense")[:2]

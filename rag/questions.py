@@ -229,7 +229,9 @@ COLLECTION_TALK = frozenset(
 # about them ("What topics do the papers cover?").
 _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|any)\s+(?:(?:of|among)\s+"
                            rf"(?:the|these|those)\s+)?(?:[\w-]+\s+){{0,2}}?{_SET_NOUN}\b"
-                           r"|\b(?:any|a|some)\s+(?:paper|work|study|article|abstract|submission)\b", re.IGNORECASE)
+                           r"|\b(?:any|a|some)\s+(?:paper|work|study|article|abstract|submission)\b"
+                           # opening the question: "Submissions where multimodal LLMs are studied?"
+                           rf"|^\W*{_SET_NOUN}(?=\s+(?:where|that|which|on|about|with)\b)", re.IGNORECASE)
 # Asking for papers without saying how many ("Which paper ...", "What work ...", "Is anyone ...", "papers dealing
 # with X?", "Who's working on X?", "every paper where ..."): the evidence decides between one paper's answer and a
 # list (several clear the list's membership bar). A singular paper noun on its own ("I recall a paper on ...",

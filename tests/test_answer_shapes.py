@@ -940,8 +940,9 @@ def test_none_of_them_says_so_and_the_conversation_stays_on_the_listed_papers(se
     """It said "No paper in the corpus clearly matches" (untrue of the corpus), flagged that sentence as an
     unsupported claim, and the next question lost the listed papers: the empty answer named none."""
     history = _turn(seed_assistant, "Which papers work with animals?")
+    listed = len(cited_ids(seed_assistant.answer("Which papers work with animals?")))
     none = seed_assistant.answer("Which of them use video?", history=history)
-    assert none.refused and none.text == 'None of these 2 papers clearly matches "video".', none.text
+    assert none.refused and none.text == f'None of these {listed} papers clearly matches "video".', none.text
     assert not [s for s in none.support if not s.supported]
     history += [Message("user", "Which of them use video?"), Message("assistant", none.text)]
     answer = seed_assistant.answer("How does the first one compare to V33DA?", history=history)
