@@ -267,8 +267,6 @@ _DEFINITE_SET = re.compile(rf"\b(?:the|these|those|all(?:\s+the)?)\s+(?!(?:two|t
                            re.IGNORECASE)
 # "the main conclusion of the | paper": a description cut off before "paper" at "of the" is what is asked of it.
 _ASKED_OF_THE = re.compile(r"\b(?:of|in|from|by)\s+(?:the|this|that)$", re.IGNORECASE)
-_OBJECT_OF_STUDY = re.compile(r"the\s+(?:[\w-]+\s+)?(?:object|subject|focus|target|topic)s?\s+of\s+(?:the\s+)?"
-                              r"(?:study|studies|research|investigation|inquiry|analysis|interest)\b", re.IGNORECASE)
 # A question that opens by asking for a listing: "List the work that ..." asks for a set, not one paper.
 _LIST_VERB = re.compile(r"\s*(?:please\s+)?(?:list|enumerate|show(?:\s+me)?|find(?:\s+me)?|name|give\s+me)\s",
                         re.IGNORECASE)
@@ -1181,9 +1179,10 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
             # that ...": the asked-for set
         if _names_one_of(phrase, named, names):
             continue  # "the IndRM causal-parents paper", "the cfDNA study": already linked by name
-        if _ASKED_OF_THE.search(phrase) or _OBJECT_OF_STUDY.match(match.group(0)):
+        if _ASKED_OF_THE.search(phrase) or not content_terms(match.group(0)):
             continue  # "the main conclusion of the paper": what is asked of a paper, not a description of one;
-            # "... are the main object of study": what the asked-for papers study (it had pointed at the DPO paper)
+            # "... are the main object of study", framing whole: what the asked-for papers study (it had pointed at
+            # the DPO paper)
         parts.append(phrase)
         if _PART_OF_A_PAPER.search(match.group(0)):
             of_one.add(phrase)
