@@ -897,11 +897,11 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     for match in _EXAMPLES.finditer(question):
         listed = match.group("a") if match.group("a") is not None else match.group("b")
         items = [i for i in _EXAMPLE_SEPARATOR.split(listed) if content_terms(i, drop)]  # (not "etc.")
-        if _CLAUSE_END.match(question, match.end()) \
-                and (restated := _named_in_parentheses(question[:match.start()] + question[match.end():], items, drop)):
+        outside = question[:match.start()] + question[match.end():]
+        if _CLAUSE_END.match(question, match.end()) and (restated := _named_in_parentheses(outside, items, drop)):
             return restated
         if len(items) >= 2 and all(len(content_terms(i, drop)) <= LIST_ITEM_TERMS for i in items):
-            around = alternatives(question[:match.start()] + question[match.end():], drop)
+            around = alternatives(outside, drop)
             if around and max(len(part.split()) for part in around) <= ALTERNATIVE_TERMS:
                 return list(dict.fromkeys([*around, *(" ".join(content_terms(i, drop)) for i in items)]))
     if restated := _restated(question, _DASH.split(question), drop):  # (one dash, not a pair around examples)
@@ -1415,7 +1415,7 @@ def narrow_carried(question: str, carried: Sequence[str]) -> list[str]:
 def compared_against(question: str) -> list[str]:
     """What a question measures a paper against: "How does CoCHI compare with temperature scaling in ECE?" ->
     ["temperature scaling"]. Its absence from the paper's abstract is what the answer must say."""
-    named = [m for m in _BEATEN.finditer(question) if re.search(r"[A-Z]", m.group(1))]
+    named = [m for m in _BEATEN.finditer(question) if _written_as_name(m.group(1))]
     return [" ".join(content_terms(m.group(1))) for m in [*_AGAINST.finditer(question), *named]
             if content_terms(m.group(1))]
 
@@ -1427,8 +1427,13 @@ def beaten_unnamed(question: str) -> list[str]:
     Not after "versus": "which 3D chunks you feed the model, versus just grabbing pieces at random" contrasts
     the paper's own idea with what it replaces, in other words."""
     return [" ".join(terms) for m in _BEATEN.finditer(question)
-            if not re.search(r"[A-Z]", m.group(1)) and not _VERSUS.match(m.group(0))
+            if not _written_as_name(m.group(1)) and not _VERSUS.match(m.group(0))
             and (terms := content_terms(m.group(1)))]
+
+
+def _written_as_name(phrase: str) -> bool:
+    """A beaten phrase with a capital names a method ("the PC algorithm"); one without may be a finding retold."""
+    return bool(re.search(r"[A-Z]", phrase))
 
 
 _AGAINST_PHRASE = r"((?:(?!(?:in|on|for|at|across|under|when|by|regarding|and|or)\b(?!-))[\w&+.'-]+\s*){1,5})"
