@@ -56,6 +56,8 @@ HEADER_PX = 70
 # or the reader scrolls, clicks or types (SCROLL_MAX_MS bounds it). 1.5 s was too short on a
 # loaded 2-core machine: an answer paused longer than that between elements, the script
 # stopped, and the rest of the answer left the new question below the view (a CI run).
+# A script also stops once a newer turn exists: a question asked before the last answer's
+# script started left two scripts pulling their own turns to the top (a flaky CI run).
 SCROLL_SETTLE_MS = 4000
 SCROLL_MAX_MS = 20000
 _SCROLL_SCRIPT = """<script>(() => {
@@ -69,7 +71,7 @@ _SCROLL_SCRIPT = """<script>(() => {
   const started = Date.now();
   let height = -1, grewAt = started;
   const tick = () => {
-    if (stopped || !target.isConnected) return;
+    if (stopped || !target.isConnected || document.querySelector(".st-key-%(next)s")) return;
     const offset = target.getBoundingClientRect().top - main.getBoundingClientRect().top - %(header)d;
     if (Math.abs(offset) > 2) main.scrollTop += offset;
     if (main.scrollHeight !== height) { height = main.scrollHeight; grewAt = Date.now(); }
@@ -104,7 +106,7 @@ def render() -> None:
         number = len(state.turns()) + 1
         with st.container(key=turn_key(number)):
             _answer_new(assistant, question, number)
-        _scroll_into_view(turn_key(number))
+        _scroll_into_view(number)
     sidebar.fill_export(export_slot)
 
 
@@ -113,12 +115,13 @@ def turn_key(number: int) -> str:
     return f"turn-{number}"
 
 
-def _scroll_into_view(key: str) -> None:
-    """Bring the start of the new turn (its question, then the answer) to the top of the view.
+def _scroll_into_view(number: int) -> None:
+    """Bring the start of new turn ``number`` (its question, then the answer) to the top of the view.
 
-    Our own fixed script: only the container key, built from a number, is filled in.
+    Our own fixed script: only container keys, built from numbers, are filled in.
     """
-    script = _SCROLL_SCRIPT % {"key": key, "header": HEADER_PX, "settle": SCROLL_SETTLE_MS, "max": SCROLL_MAX_MS}
+    script = _SCROLL_SCRIPT % {"key": turn_key(number), "next": turn_key(number + 1), "header": HEADER_PX,
+                               "settle": SCROLL_SETTLE_MS, "max": SCROLL_MAX_MS}
     st.html(script, unsafe_allow_javascript=True, width="content")
 
 
