@@ -65,7 +65,10 @@ _SET_VALUED = re.compile(
     # "multimodal LLM papers (VLMs, ...)" (not "Both papers on X", "How do these papers"; nor a clause going on,
     # "Only count abstracts that say so", which qualifies the asking)
     rf"|^\W*(?!(?:both|these|those|the\s+two|two|how|what|why|do|does|did|are|is|were|was)\b)(?:[\w&+/-]+\s+){{0,4}}"
-    rf"{_SET_NOUN}\b\s*(?:\?\s*$|$|\(|(?=(?:incl\.?|including)\b))",
+    rf"{_SET_NOUN}\b\s*(?:\?+(?:\s|$)|$|\(|(?=(?:incl\.?|including)\b))"  # (and more after: "...methods?? need ...")
+    # ("could you point me to every paper in this collection that explicitly describes ...")
+    r"|\bpoint\s+(?:me\s+)?(?:to|at)\s+(?:the|all|any|every)\b"
+    r"|\bevery\s+(?:paper|study|abstract|submission|work)\s+(?:(?:in|of)\s+(?:[\w-]+\s+){1,3}?)?(?:that|which|where)\b",
     re.IGNORECASE,
 )
 # Negation as English forms it: "do/are not", "not" before a relation or participle, "no" after a verb
@@ -577,7 +580,7 @@ def _points_back(asking: str) -> bool:
     text = _OF_THESE_SET.sub(" ", asking)  # ("which of these studies ...": the collection, pointing at nothing said)
     if noun := _ASKED_SET_NOUN.search(text):
         text = text[:noun.end()] + _PERSONAL_PRONOUN.sub("", text[noun.end():])
-    return bool(_POINTING_BACK.search(_COLLECTION.sub("", text)))
+    return bool(_POINTING_BACK.search(_COLLECTION.sub("", text)) or _FITS_WHAT_WAS_SAID.match(asking))
 
 
 def _after_preamble(sentence: str) -> list[str]:
@@ -594,6 +597,11 @@ _OF_THESE_SET = re.compile(rf"\b(?:of|among)\s+(?:these|those)\s+(?=(?:[\w-]+\s+
 _PERSONAL_PRONOUN = re.compile(r"\b(?:it|its|they|them|their)\b", re.IGNORECASE)
 _POINTING_BACK = re.compile(r"\b(?:this|these|those|such|it|its|they|them|their|ones)\b"
                             r"|\bthat(?:\s+[a-z]+)?\W*$", re.IGNORECASE)  # ("... follow that recipe?", "do that?")
+# An asking sentence that only says the papers fit what was said before: "I want everything involving reinforcement
+# learning, RLHF included. Which papers qualify?" had been read as papers about "qualify" (none).
+_FITS_WHAT_WAS_SAID = re.compile(rf"\W*(?:so\s+)?(?:which|what)\s+(?:of\s+the\s+)?(?:[\w-]+\s+)?{_SET_NOUN}\s+"
+                                 r"(?:(?:would|do|does|might)\s+)?(?:qualify|fit|count|match|belong|apply"
+                                 r"|fit\s+the\s+bill|make\s+the\s+cut)\W*$", re.IGNORECASE)
 
 
 def _points_back_first(unnamed: str, linked: Mapping[str, int]) -> bool:
@@ -802,11 +810,17 @@ def suggested_kind(plan: QuestionPlan) -> Kind:
 def quoted_phrases(question: str) -> list[str]:
     """The phrases of several words a question quotes ("frame their problem as 'where to look'"): the words
     the papers use, to be found as written. An apostrophe inside a word ("model's") opens no quote."""
-    return [m.group(1).strip() for m in _QUOTED.finditer(question) if len(words(m.group(1))) >= 2]
+    quoted = [m.group(1).strip() for m in _QUOTED.finditer(question) if len(words(m.group(1))) >= 2]
+    return quoted + [m.group(1) for m in _CALLED.finditer(question) if m.group(1) not in quoted]
 
 
 _SEVERAL = re.compile(r"\b(?:papers|works|studies|abstracts|articles|submissions|ones|how\s+many)\b"
                       r"|^\W*(?:list|name)\b", re.IGNORECASE)
+# A compound the papers are said to call themselves is theirs as written, like a quote: "ones the authors themselves
+# call training-free", "tricks the authors pitch as training-free" (read by its words beside "bolt onto a model",
+# the lists had held the label-free and social-learning papers)
+_CALLED = re.compile(r"\b(?:call(?:s|ed)?|(?:describ|pitch|bill|brand|label|market|present)(?:es|ed|e|s|d|ing|led)?"
+                     r"\s+(?:[\w-]+\s+){0,3}?as)\s+(?:being\s+)?([A-Za-z]+(?:-[A-Za-z]+)+)\b", re.IGNORECASE)
 _QUOTED = re.compile(r"(?<![\w'\"])['\"\u2018\u201c]([^'\"\u2019\u201d]{3,80}?)['\"\u2019\u201d](?![\w])")
 
 
@@ -979,9 +993,13 @@ def _free_form(part: str) -> str:
     return _WITHOUT.sub(lambda m: f"{_singular(m.group(1).lower())}-free", part)
 
 
-# "with no extra training at all", "no additional labels": the X-free property in plain words, not a negation
-# ("no images at all" stays a negation: the papers without images)
-_NO_EXTRA = re.compile(r"\b(?:with\s+)?no\s+(?:extra|additional)\s+([a-z]{4,})(?:\s+at\s+all)?(?![\w-])", re.IGNORECASE)
+# "with no extra training at all", "no additional labels", "approaches that need no training at all": the X-free
+# property in plain words, not a negation ("no images at all" stays a negation: the papers without images). Read
+# as one, "need no training" had listed all 19 papers as not about "need training apply".
+_NO_EXTRA = re.compile(r"\b(?:(?:with|needs?|needing|requires?|requiring)\s+)?no\s+(?:extra|additional)\s+([a-z]{4,})"
+                       r"(?:\s+at\s+all)?(?![\w-])"
+                       r"|\b(?:needs?|needing|requires?|requiring)\s+no\s+([a-z]{4,})(?:\s+at\s+all)?(?![\w-])",
+                       re.IGNORECASE)
 
 
 # "training free methods??": "training-free" typed with a space, which had matched any "-free" ("label-free",
@@ -1001,7 +1019,7 @@ def _free_in_place(match: re.Match[str]) -> str:
     """ "with no extra training at all" -> "training-free", padded to the same length (positions found in the
     question still point into it). It had been a negation: the papers improving results, minus those writing
     "training", left CoCHI alone where the two training-free papers were asked for."""
-    free = f"{_singular(match.group(1).lower())}-free"
+    free = f"{_singular((match.group(1) or match.group(2)).lower())}-free"
     return free + " " * (len(match.group(0)) - len(free))
 
 

@@ -384,8 +384,10 @@ def test_list_criterion_strips_the_lead_and_filler_verbs(question, criterion) ->
     # those writing "training", CoCHI alone where the two training-free papers were asked for
     ("Which approaches here can improve an existing model's results with no extra training at all?",
      "improve existing model results training-free", False),
-    ("Which reef surveys need no additional labels?", "need reef surveys label-free", False),
+    ("Which reef surveys need no additional labels?", "reef surveys label-free", False),
     ("Which papers use no images at all?", "images", True),  # the papers without images
+    # ("need no training" had been a negation: all 19 papers listed as not about "need training apply")
+    ("Which reef surveys propose methods that need no labels at all?", "reef surveys label-free", False),
 ])
 def test_no_extra_x_asks_for_the_x_free_papers(question: str, criterion: str, negated: bool) -> None:
     plan = plan_question(question, [])
@@ -396,6 +398,8 @@ def test_no_extra_x_asks_for_the_x_free_papers(question: str, criterion: str, ne
     # terse forms of asking for papers: "..., list them", a bare noun phrase ending in the set noun
     ("coral or kelp mapping in the loop, list them", []),
     ("explicitly training-free methods?", []),
+    ("label-free reef methods?? need ones I can reuse as they are", []),  # (the noun phrase asks, then more)
+    ("For a tutorial, could you point me to every paper in this collection that maps reefs by sonar?", []),
     # "don't count ones that ..." after a semicolon or opening a sentence sets papers aside
     ("Which papers are about reefs? Don't count ones that only talk about fish.", ["fish"]),
     ("Which papers map reefs; don't count ones on kelp?", ["kelp"]),
@@ -984,6 +988,10 @@ def test_a_stated_number_of_described_papers_makes_a_comparison(seeds: list[Pape
      ["no free lunch", "better late than never"]),
     ("Does the model's output count as 'good'?", []),  # one word: a word match does it
     ("Are the authors' claims and the papers' results consistent?", []),  # apostrophes open no quote
+    # a compound the papers are said to call themselves is theirs as written
+    ("Any reef tools we could reuse? I mean ones the authors themselves call label-free.", ["label-free"]),
+    ("Which surveys do their authors describe as plug-and-play?", ["plug-and-play"]),
+    ("Which surveys are called efficient?", []),  # (one plain word: a word match does it)
 ])
 def test_quoted_phrases_are_read_as_written(question, quoted) -> None:
     assert quoted_phrases(question) == quoted
@@ -1303,6 +1311,9 @@ def test_a_set_asking_sentence_that_points_back_keeps_the_sentence_before(seeds)
     assert plan.kind == "list" and "clinical" in plan.criterion, plan
     that = plan_question("A habit I see: map the reef, then restore it. Which papers follow that recipe?", seeds)
     assert "reef" in that.criterion, that  # ("follow recipe" had been the criterion)
+    # an asking sentence that only says papers fit ("Which papers qualify?") points back too: it had been "qualify"
+    fits = plan_question("I want everything on coral reefs, kelp included. Which papers qualify?", seeds)
+    assert "reefs" in fits.criterion, fits
 
 
 @pytest.mark.parametrize(("question", "lacking"), [
