@@ -13,7 +13,7 @@ import pytest
 
 from rag.config import SEED_CORPUS
 from rag.corpus import load_corpus, make_paper
-from rag.evidence import RELATED_WORD_MIN, held_at
+from rag.evidence import RELATED_WORD_MIN, distinctive_word, held_at
 from rag.lexical import stem
 from rag.word_vectors import FOLDER, WordVectors, ingest_words, vocabulary
 
@@ -121,9 +121,13 @@ def test_an_ing_form_of_another_word_is_read_with_the_word_after_it(seed_assista
 
 
 @pytest.mark.parametrize("question", ["Show me the diffusion model papers.",
-                                      "What papers in this set are about diffusion?"])
+                                      "What papers in this set are about diffusion?",
+                                      "Which papers study diffusion models?"])
 def test_diffusion_model_lists_leave_out_a_paper_that_only_says_diffuse(seed_assistant: Any, question: str) -> None:
-    """RISE (p07) says outcome signals are applied "diffusely" across agents; the stemmer makes that "diffus" too."""
+    """RISE (p07) says outcome signals are applied "diffusely" across agents; the stemmer makes that "diffus" too.
+    "models" is as generic as "model": read as a second distinctive word, it had left "diffusion" without its
+    distant forms, and 12 tuning lists of diffusion models had RISE as a possible member."""
+    assert distinctive_word("diffusion models") == distinctive_word("diffusion model") == "diffusion"
     result = seed_assistant.answer(question, use_llm=False)
     cited = {s.paper.id for s in result.cited_sources}
     assert {"p12", "p15"} <= cited and "p07" not in cited
