@@ -105,8 +105,10 @@ _ASKS_FIGURES = re.compile(r"\b(?:actual|concrete|exact|hard|specific|precise)\s
                            r"numbers?\b(?!\s+of\b)", re.IGNORECASE)
 # What the asker needs an answer for, "For a rebuttal I need the exact numbers: ...", "For my slides I want ...":
 # no abstract need write "rebuttal" (RISE's had been said not to mention it, while quoting the numbers asked for).
-_PURPOSE = re.compile(r"\bfor\s+(?:a|an|my|our)\s+((?:[\w-]+\s+){0,2}?[\w-]+),?\s+(?:I|we)"
-                      r"(?:\s+(?:need|want|would\s+like|am\s+looking|are\s+looking|have\s+to)|['\u2019]d\s+like)\b",
+_PURPOSE = re.compile(r"(?:\bfor\s+(?:a|an|my|our)|^\W*for)\s+((?:[\w-]+\s+){0,2}?[\w-]+),?\s+(?:I|we)"
+                      r"(?:\s+(?:need|want|would\s+like|am\s+looking|are\s+looking|have\s+to)|['\u2019]d\s+like)\b"
+                      # (and the wish to know: "For novelty checking I'd like to know which abstracts ...")
+                      r"(?:\s+to\s+(know|find\s+out|learn))?",
                       re.IGNORECASE)
 # A cause described, not papers set aside: "good scores explained by something other than the capability measured"
 # (it had asked for the papers explained ... minus those writing "capability", and none was left).
@@ -126,6 +128,11 @@ ALTERNATIVE_TERMS = 4  # longer criterion parts are one criterion, not alternati
 _SLASH = re.compile(r"(?<=[a-z])(?<!\bw)\s?/\s?(?=[a-z])", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r",?\s+(?:or|including|incl\.?|(?<!\bnot\s)counting|such\s+as|e\.g\.,?|especially)\s+|\s*\("
                           r"|,\s+like,?\s+", re.IGNORECASE)  # (", like proofs, ...": as "e.g.")
+# "or" joining two tenses of one verb, "code is (or will be) made available": no alternative (it had split the
+# criterion into "code" and "made available")
+# (not between two predicates, "code is available or will be released": two alternatives)
+_AUXILIARY_OR = re.compile(r"\b(is|are|was|were)\s+\(?\s*or\s+(?:will|would|may|might|could|can|should|shall)"
+                           r"\s+be\b\s*\)?", re.IGNORECASE)
 # A restatement: what follows says the same in other words ("training-free, i.e., can be bolted onto a model"), as
 # one dash may ("with zero training \u2014 you just bolt them onto a model").
 _RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+other\s+words),?\s+", re.IGNORECASE)
@@ -464,7 +471,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     answer_nouns = [m.group(0).split()[-1] for m in _WANTS_PAPERS.finditer(question)]
     # (nor what the asker needs it for, "For my class I want ...": the criterion had been "class examples ...")
     unasked = (labels + answer_nouns + [m.group(1) for m in _COLLECTION_SIZE.finditer(question)]  # ("of the 19 papers")
-               + [w for m in _PURPOSE.finditer(question) for w in words(m.group(1))])
+               + [w for m in _PURPOSE.finditer(question) for w in words(f"{m.group(1)} {m.group(2) or ''}")])
     named = [pid for pid in named if pid not in excluded]  # "Which papers besides DaTMe ...": asked of the others
     described = described_parts(question_kept, named, names)
     # (nor are the words pointing at papers, "them", "the second")
@@ -906,6 +913,7 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     the items only detail it ("look inside a model (heads, layers, hidden states) to find why it fails"): alone,
     "layers" listed papers that merely have layers (on the tuning sets F1 fell on four such lists).
     """
+    question = _AUXILIARY_OR.sub(r"\1 ", question)
     if restated := _restated(question, _RESTATED.split(question, maxsplit=1), drop):
         return restated
     for match in _EXAMPLES.finditer(question):

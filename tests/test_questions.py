@@ -542,6 +542,9 @@ def test_pointers_are_not_a_set_phrase(question) -> None:
     ("look inside a pretrained (acoustic) reef model's layers to find why it mislabels corals",
      ["look inside pretrained acoustic reef model layers mislabels corals"]),
     ("coral reef maps (CRMs)", ["coral reef maps", "CRMs"]),
+    # "or" between two tenses of one verb joins no alternatives; between two predicates it does
+    ("reef maps that are (or will be) made public", ["reef maps made public"]),
+    ("reef maps that are public or will be released", ["reef maps public", "released"]),
 ])
 def test_criterion_alternatives_split_on_or_including_such_as(criterion, expected) -> None:
     assert alternatives(criterion) == expected
@@ -1336,6 +1339,8 @@ def test_a_list_of_papers_without_experiments_is_recognised(seeds, question: str
 @pytest.mark.parametrize(("question", "purpose"), [
     ("For a rebuttal I need the exact figure: how many corals did GlowNet count?", "rebuttal"),
     ("For our reading group we'd like to know what GlowNet counts.", "reading"),
+    ("For reef restoration I'd like to know what GlowNet counts.", "restoration"),  # (opening, no determiner)
+    ("For reef restoration I'd like to know what GlowNet counts.", "know"),  # (the wish to know asks nothing)
 ])
 def test_what_the_asker_needs_an_answer_for_is_not_asked_about(question, purpose) -> None:
     plan = plan_question(question, [])
