@@ -110,11 +110,19 @@ _PURPOSE = re.compile(r"(?:\bfor\s+(?:a|an|my|our)|^\W*for)\s+((?:[\w-]+\s+){0,2
                       # (and the wish to know: "For novelty checking I'd like to know which abstracts ...")
                       r"(?:\s+to\s+(know|find\s+out|learn))?",
                       re.IGNORECASE)
+# Experiments on something frame it: "Which papers run experiments on medical or clinical data?" asks for medical or
+# clinical data ("run experiments medical" had kept the medical-imaging papers below the patient-data one).
+_EXPERIMENTS_ON = re.compile(r"\b((?:run|runs|ran|running|conduct(?:s|ed|ing)?|perform(?:s|ed|ing)?)"
+                             r"\s+(?:(?:their|its|any|the)\s+)?(?:experiments?|evaluations?|tests?))"
+                             r"\s+(?:on|with|using)\b", re.IGNORECASE)
 # A cause described, not papers set aside: "good scores explained by something other than the capability measured"
 # (it had asked for the papers explained ... minus those writing "capability", and none was left).
 _OTHER_CAUSE = re.compile(r"\b(?:by|to|from)\s+(?:something|anything)\s+other\s+than\b", re.IGNORECASE)
-_SET_PHRASE = re.compile(rf"\b(?:the|these|those|all)\s+((?:[\w&+-]+\s+){{0,3}}?[\w&+-]+)\s+{_SET_NOUN}\b",
-                         re.IGNORECASE)
+# (its words are no set noun, relative or possessive: "list the papers that apply their methods to medical data" had
+# read "apply" as the set the papers are of)
+_NOT_IN_SET_PHRASE = rf"(?!(?:that|which|who|whose|where|their|its|{_SET_NOUN})\b)"
+_SET_PHRASE = re.compile(rf"\b(?:the|these|those|all)\s+((?:{_NOT_IN_SET_PHRASE}[\w&+-]+\s+){{0,3}}?"
+                         rf"{_NOT_IN_SET_PHRASE}[\w&+-]+)\s+{_SET_NOUN}\b", re.IGNORECASE)
 _SET_ON = re.compile(rf"\b(?:among|of|across)\s+(?:the|these|those|all)\s+{_SET_NOUN}\s+(?:on|about)\s+"
                      r"([^,;:?(]+(?:\([^)]*\))?)", re.IGNORECASE)
 _LIST_COMMA = re.compile(r",\s+")
@@ -471,7 +479,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     answer_nouns = [m.group(0).split()[-1] for m in _WANTS_PAPERS.finditer(question)]
     # (nor what the asker needs it for, "For my class I want ...": the criterion had been "class examples ...")
     unasked = (labels + answer_nouns + [m.group(1) for m in _COLLECTION_SIZE.finditer(question)]  # ("of the 19 papers")
-               + [w for m in _PURPOSE.finditer(question) for w in words(f"{m.group(1)} {m.group(2) or ''}")])
+               + [w for m in _PURPOSE.finditer(question) for w in words(f"{m.group(1)} {m.group(2) or ''}")]
+               + [w for m in _EXPERIMENTS_ON.finditer(question) for w in words(m.group(1))])
     named = [pid for pid in named if pid not in excluded]  # "Which papers besides DaTMe ...": asked of the others
     described = described_parts(question_kept, named, names)
     # (nor are the words pointing at papers, "them", "the second")

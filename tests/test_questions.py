@@ -467,9 +467,19 @@ def test_set_phrase_reads_the_described_set(question, phrase) -> None:
     assert set_phrase(question) == phrase
 
 
-@pytest.mark.parametrize("question", ["How do these two papers differ?", "What do the first papers report?"])
+@pytest.mark.parametrize("question", ["How do these two papers differ?", "What do the first papers report?",
+                                      # (a relative clause up to a set noun: it had been the set "apply")
+                                      "List the papers that apply their methods to reef data."])
 def test_pointers_are_not_a_set_phrase(question) -> None:
     assert set_phrase(question) == ""
+
+
+def test_experiments_on_something_frame_the_criterion() -> None:
+    """ "run experiments on medical data" asks for medical data: with "run experiments" in it, the medical-imaging
+    papers had fallen below the patient-data one."""
+    plan = plan_question("Which papers run experiments on reef or kelp data?", [])
+    assert plan.alternatives == ["reef", "kelp data"], plan.alternatives
+    assert plan_question("Which papers run experiments?", []).criterion == "run experiments"  # (no frame: asked)
 
 
 @pytest.mark.parametrize(("criterion", "expected"), [
