@@ -446,10 +446,14 @@ class Gatherer:
         return out
 
     def _holding(self, paper_id: str, phrases: Sequence[str]) -> Match:
-        """A paper that holds a quoted phrase, by its first sentence holding one: it matches fully."""
-        sentences = self.scorer.bank.get([self.papers[paper_id]])[paper_id].sentences
-        holding = next((s for s in sentences if any(holds_phrase(s.text, p) for p in phrases)), sentences[0])
-        return Match(paper_id, holding, IDENTITY_SCORE)
+        """A paper that holds a quoted phrase, by its first sentence holding one that is not background (the
+        paper's own claim: DaTMe is "a training-free framework", where its opening says token merging "has
+        emerged as an effective training-free strategy"), else its first: it matches fully."""
+        entry = self.scorer.bank.get([self.papers[paper_id]])[paper_id]
+        holding = [(s, role) for s, role in zip(entry.sentences, entry.roles, strict=True)
+                   if any(holds_phrase(s.text, p) for p in phrases)]
+        own = next((s for s, role in holding if role != "problem"), holding[0][0] if holding else entry.sentences[0])
+        return Match(paper_id, own, IDENTITY_SCORE)
 
     def _counted_kind(self, plan: QuestionPlan, scope: Scope) -> list[str] | None:
         """ "Two of the new benchmarks stress that their labels can be trusted": the papers that are a benchmark or

@@ -835,7 +835,8 @@ _SEVERAL = re.compile(r"\b(?:papers|works|studies|abstracts|articles|submissions
 # A compound the papers are said to call themselves is theirs as written, like a quote: "ones the authors themselves
 # call training-free", "tricks the authors pitch as training-free" (read by its words beside "bolt onto a model",
 # the lists had held the label-free and social-learning papers)
-_CALLED = re.compile(r"\b(?:call(?:s|ed)?|(?:describ|pitch|bill|brand|label|market|present)(?:es|ed|e|s|d|ing|led)?"
+_CALLED = re.compile(r"\b(?:call(?:s|ed)?(?:\s+(?:them|it|themselves|itself))?"
+                     r"|(?:describ|pitch|bill|brand|label|market|present)(?:es|ed|e|s|d|ing|led)?"
                      r"\s+(?:[\w-]+\s+){0,3}?as)\s+(?:being\s+)?([A-Za-z]+(?:-[A-Za-z]+)+)\b", re.IGNORECASE)
 _QUOTED = re.compile(r"(?<![\w'\"])['\"\u2018\u201c]([^'\"\u2019\u201d]{3,80}?)['\"\u2019\u201d](?![\w])")
 

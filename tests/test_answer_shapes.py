@@ -272,6 +272,17 @@ def test_a_list_of_papers_using_a_quoted_phrase_is_those_holding_it(seed_assista
     assert f'"{phrase}"' in answer.text.splitlines()[0]
 
 
+def test_papers_said_to_call_themselves_something_are_those_writing_it_in_their_own_claim(seed_assistant) -> None:
+    """ "the ones the authors call training-free": the papers writing the compound, each with its own claim; read
+    by its words beside "bolt onto a model", the list had held the label-free and social-learning papers, and
+    DaTMe had been quoted by its opening, where token merging "has emerged as" a training-free strategy."""
+    answer, members, possible = answered_list(seed_assistant, "Are there methods we can add to a model we already "
+                                              "have? Only ones whose authors call them training-free.")
+    assert set(members) == holders(seed_assistant, "training-free") and not possible, answer.text
+    datme = next(line for line in answer.text.splitlines() if "(p12)" in line)
+    assert "we propose" in datme and "has emerged" not in datme, datme
+
+
 def test_papers_asked_for_by_number_are_the_closest_when_fewer_clear_the_bar(seed_assistant) -> None:
     """ "Which two ...?": the two best matches within reach of the best are compared; a number the evidence
     does not bear out ("Which two papers study birds?") gives the one paper's answer."""

@@ -1004,6 +1004,7 @@ def test_a_stated_number_of_described_papers_makes_a_comparison(seeds: list[Pape
     # a compound the papers are said to call themselves is theirs as written
     ("Any reef tools we could reuse? I mean ones the authors themselves call label-free.", ["label-free"]),
     ("Which surveys do their authors describe as plug-and-play?", ["plug-and-play"]),
+    ("Only reef surveys whose authors call them label-free.", ["label-free"]),
     ("Which surveys are called efficient?", []),  # (one plain word: a word match does it)
 ])
 def test_quoted_phrases_are_read_as_written(question, quoted) -> None:
