@@ -938,7 +938,7 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
                 return list(dict.fromkeys([*around, *(" ".join(content_terms(i, drop)) for i in items)]))
     if restated := _restated(question, _DASH.split(question), drop):  # (one dash, not a pair around examples)
         return restated
-    pieces = _ALTERNATIVE.split(question)
+    pieces = _shared_lead(_ALTERNATIVE.split(question), drop)
     if len(pieces) >= 2:  # "A, B, or C": the commas of the list that ends in the last "or" separate alternatives
         listed = _LIST_COMMA.split(pieces[-2])  # too ("X, e.g. A, B, C or D": A, B and C)
         if all(len(content_terms(item, drop)) <= LIST_ITEM_TERMS for item in [*listed[1:], pieces[-1]]):
@@ -951,6 +951,21 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     if len(parts) > 1 and max(len(p.split()) for p in parts) > ALTERNATIVE_TERMS:
         parts = [" ".join(parts)]  # "or" joins parts of one long criterion, not alternatives: keep it whole
     return parts + [free for part in parts if (free := _free_form(part)) != part]
+
+
+def _shared_lead(pieces: list[str], drop: Sequence[str]) -> list[str]:
+    """ "self-supervised learning for pretraining or domain adaptation": an "or" after a preposition's short object
+    joins two objects of it, so the words up to the preposition lead both sides ("domain adaptation" alone had
+    listed the motion-retargeting and bird papers beside the two self-supervised ones)."""
+    if len(pieces) != 2 or "," in pieces[0] or len(content_terms(pieces[1], drop)) > 2:  # (not "A, B, or C")
+        return pieces
+    lead = _LEAD_TO_OBJECT.match(pieces[0])
+    # (a lead of generic words only frames: "applications in medicine or healthcare")
+    leading = [t for t in content_terms(lead.group(1), drop) if stem(t) not in _GENERIC_STEMS] if lead else []
+    return [pieces[0], f"{lead.group(1)} {pieces[1]}"] if lead and leading else pieces
+
+
+_LEAD_TO_OBJECT = re.compile(r"(.*\b(?:for|on|to|in|with|from|of|about))\s+(?:[\w-]+\s+){0,1}[\w-]+\s*$", re.IGNORECASE)
 
 
 def _generic_joined(parts: list[str]) -> list[str]:

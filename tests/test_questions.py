@@ -533,7 +533,8 @@ def test_experiments_on_something_frame_the_criterion() -> None:
      ["label-free", "label-free count corals reef without annotation", "label-free count corals reef annotation-free"]),
     ("coral papers, that is, work on reef-building animals", ["coral", "reef-building animals"]),
     # one generic word is no alternative alone ("train" listed every paper that trains); two may name a thing
-    ("reef surveys cheaper to run or train", ["reef surveys cheaper run train"]),
+    ("reef surveys cheaper run or train", ["reef surveys cheaper run train"]),
+    ("reef surveys cheaper to run or train", ["reef surveys cheaper run", "reef surveys cheaper train"]),  # (a lead)
     ("identifiability statements, complexity results or bounds",
      ["identifiability statements", "complexity results", "bounds"]),
     # so does one dash; "zero X" is also written "X-free"
@@ -555,6 +556,11 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     # "or" between two tenses of one verb joins no alternatives; between two predicates it does
     ("reef maps that are (or will be) made public", ["reef maps made public"]),
     ("reef maps that are public or will be released", ["reef maps public", "released"]),
+    # an "or" after a preposition's short object joins two objects of it: the words before lead both ("domain
+    # adaptation" alone had listed papers that are not self-supervised); a lead of generic words only frames
+    ("self-supervised reef mapping for surveys or restoration",
+     ["self-supervised reef mapping surveys", "self-supervised reef mapping restoration"]),
+    ("applications in reefs or kelp", ["applications reefs", "kelp"]),
 ])
 def test_criterion_alternatives_split_on_or_including_such_as(criterion, expected) -> None:
     assert alternatives(criterion) == expected
