@@ -150,7 +150,9 @@ _DASH = re.compile(r"\s+[\u2013\u2014]\s+")
 _WORD_WHOLE = r"[\w&+'-]+(?:\.[\w&+'-]+)*(?![\w&+'-])"
 # Where a description of one compared paper ends and the comparison goes on: "the study on X differ from the ...",
 # "the paper on X use RL differently from RISE", "... have in common".
-_COMPARISON_GOES_ON = r"(?:differ|differs|differed|differently|compared?|versus|vs)\b|(?:have|has)\s+in\s+common\b"
+# ("the paper arguing that moving motion between differently built bodies ...": "differently" modifies there)
+_COMPARISON_GOES_ON = (r"(?:differ|differs|differed|compared?|versus|vs)\b|(?:have|has)\s+in\s+common\b"
+                       r"|differently(?:\s+(?:from|than)\b|\s*[,;:?.!]|\s*$)")
 # ("on genes, ancestry and ...": a list; not "the one on X, the one on Y": two descriptions)
 _DESCRIPTION_WORD = (rf"{_WORD_WHOLE}(?:,(?!\s+the\b)(?=\s+[\w&+'\s-]+?\s(?:and|or)\s))?"
                      rf"(?![,;:?.]|\s+(?:and|with|vs\.?|versus|or)\s+(?:the|a)\b|\s+(?:{_COMPARISON_GOES_ON}))")
@@ -166,6 +168,9 @@ _DESCRIBED = re.compile(
     # ("the tabular foundation model / ancestry paper": a slash joins two words of one description)
     # (not across "the paper": "the goals of the paper about X" describes by "about X", while "the flood maps of
     # the coastal paper" is one description)
+    # ("the theory work explaining why X": the word before the head noun and what the participle says)
+    rf"(?i:\bthe\s+(?!{_THE_PAPER})([\w-]+)\s+(?:paper|work|study)\s+(?!during\b)[a-z]+ing\s+)"
+    rf"((?:{_DESCRIPTION_WORD}\s+){{0,11}}{_WORD_WHOLE})|"
     rf"(?i:\bthe\s+((?:(?!{_THE_PAPER}){_DESCRIPTION_WORD}(?:\s+|\s*/\s*)){{0,6}}?(?!{_THE_PAPER}){_WORD_WHOLE})"
     r"\s+(?<!\bto\s)"
     # ("the system does each one touch", "the paper arguing that only one role": a count, not a head noun; nor

@@ -675,6 +675,11 @@ def test_described_parts_keep_descriptions_of_unnamed_papers(mini) -> None:
     # a participle describes like "on"/"that": "the study predicting ...", "the method forecasting ..."
     ("Compare the study predicting reaction yields with the paper counting bees.", ["reaction yields", "bees"]),
     ("How does it differ from the method forecasting storm surge?", ["storm surge"]),
+    # ... after a word before the head noun too, which stays ("theory" alone had found another paper's "our theory")
+    ("In the theory work explaining why reef maps drift, what quantity matters?", ["theory why reef maps drift"]),
+    # "differently" modifying a word goes on describing; before "from" or at the end it compares
+    ("What did the paper arguing that differently shaped reefs drift find?",
+     ["that differently shaped reefs drift find"]),
     ("What changed in the paper during training?", []),
     # "the X one" describes as "the X paper" does; "the first one" only points
     ("Compare the firefly-counting one with the river-sensor one.", ["firefly-counting", "river-sensor"]),
