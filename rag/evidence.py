@@ -32,8 +32,7 @@ import numpy as np
 from .chunking import Sentence
 from .corpus import Paper
 from .embedding import Embedder
-from .generic_terms import GENERIC_WORDS
-from .lexical import CORPUS_NOUNS, FORM_WORDS, STOPWORDS, TermWeights, singular_acronym, stem, words
+from .lexical import CORPUS_NOUNS, FORM_WORDS, GENERIC_STEMS, STOPWORDS, TermWeights, singular_acronym, stem, words
 from .paper_cache import PaperCache
 from .roles import sentence_roles
 from .types import Evidence, Role, Source
@@ -134,8 +133,6 @@ def may_name_other_than(text: str, label: str) -> bool:
 
 
 _ANY_WORD = re.compile(r"[A-Za-z][\w'-]*")
-_GENERIC = frozenset(GENERIC_WORDS)
-_GENERIC_STEMS = frozenset(stem(w) for w in GENERIC_WORDS)  # ("models" is as generic as "model")
 # Distinct terms whose stems are remembered (a few MB): the sentences of 30,019 abstracts hold 80k distinct
 # word forms (measured), so at conference scale a warm assistant stems each word once.
 TERM_STEM_CACHE = 1 << 18
@@ -271,7 +268,7 @@ def distinctive_word(criterion: str) -> str:
     """The criterion's one word, or its one word not generic in abstracts ("data from animals" -> "animals");
     "" when it has several. A hyphenated word drifts from its parts and is left alone."""
     content = [w for w in words(criterion) if term_stems([w])]
-    distinctive = content if len(content) == 1 else [w for w in content if stem(w) not in _GENERIC_STEMS]
+    distinctive = content if len(content) == 1 else [w for w in content if stem(w) not in GENERIC_STEMS]
     return distinctive[0] if len(distinctive) == 1 and "-" not in distinctive[0] else ""
 
 

@@ -23,6 +23,7 @@ import numpy as np
 import Stemmer
 
 from .corpus import Paper
+from .generic_terms import GENERIC_WORDS
 
 _STEMMER = Stemmer.Stemmer("english")
 TOKENIZATION = 3  # bump when tokenisation changes: saved BM25 indexes are rebuilt
@@ -208,6 +209,10 @@ def words(text: str) -> list[str]:
 
 def stem(word: str) -> str:
     return _STEMMER.stemWord(word.lower())
+
+
+# The generic words by stem: "models" is as generic as "model".
+GENERIC_STEMS = frozenset(stem(w) for w in GENERIC_WORDS)
 
 
 def content_stems(text: str, compounds: bool = True) -> set[str]:

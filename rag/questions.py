@@ -33,8 +33,7 @@ from typing import Literal
 from .chunking import split_sentences
 from .corpus import Paper, without_links
 from .evidence import ROLE_CUES, Acronyms, content_terms, defines, referring_words, words
-from .generic_terms import GENERIC_WORDS
-from .lexical import CORPUS_NOUNS, FORM_WORDS, STOPWORDS, stem
+from .lexical import CORPUS_NOUNS, FORM_WORDS, GENERIC_STEMS, STOPWORDS, stem
 from .types import Message
 
 Kind = Literal["fact", "list", "compare", "summary", "overview"]
@@ -966,7 +965,7 @@ def _shared_lead(pieces: list[str], drop: Sequence[str]) -> list[str]:
         return pieces
     lead = _LEAD_TO_OBJECT.match(pieces[0])
     # (a lead of generic words only frames: "applications in medicine or healthcare")
-    leading = [t for t in content_terms(lead.group(1), drop) if stem(t) not in _GENERIC_STEMS] if lead else []
+    leading = [t for t in content_terms(lead.group(1), drop) if stem(t) not in GENERIC_STEMS] if lead else []
     return [pieces[0], f"{lead.group(1)} {pieces[1]}"] if lead and leading else pieces
 
 
@@ -979,14 +978,13 @@ def _generic_joined(parts: list[str]) -> list[str]:
     "complexity results".)"""
     out: list[str] = []
     for part in parts:
-        if out and " " not in part and stem(part) in _GENERIC_STEMS:
+        if out and " " not in part and stem(part) in GENERIC_STEMS:
             out[-1] = f"{out[-1]} {part}"
         else:
             out.append(part)
     return out
 
 
-_GENERIC_STEMS = frozenset(stem(w) for w in GENERIC_WORDS)
 
 
 _SAYS_NOT = re.compile(r"\b(?:no|not|none|never|nothing)\b|n['\u2019]t\b", re.IGNORECASE)

@@ -27,8 +27,7 @@ from sklearn.metrics import silhouette_score
 from threadpoolctl import threadpool_limits  # a scikit-learn dependency
 
 from .corpus import Paper
-from .generic_terms import GENERIC_WORDS
-from .lexical import STOPWORDS, stem
+from .lexical import GENERIC_STEMS, STOPWORDS, stem
 
 MAX_TOPICS = 12  # issue 7: an overview, not a taxonomy; more than a dozen names stop being readable at a glance
 CLUSTER_DIMS = 32  # k-means on 32 principal components: 2k papers 0.6 s vs 3.2 s at 384-d; same seed partition
@@ -54,7 +53,6 @@ _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 _PHRASE_BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”*]|\s-\s|—|–")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&+\-']*[A-Za-z0-9+]|[A-Za-z]")
 _STOP = frozenset(STOPWORDS) | frozenset(ENGLISH_STOP_WORDS)
-_GENERIC_STEMS = frozenset(stem(w) for w in GENERIC_WORDS)
 
 
 @dataclass(frozen=True)
@@ -319,11 +317,11 @@ def _analyse(text: str, written: dict[str, Counter[str]]) -> Counter[str]:
     terms: Counter[str] = Counter()
     for phrase in _phrases(text):
         for surface, key in phrase:
-            if key not in _GENERIC_STEMS:
+            if key not in GENERIC_STEMS:
                 terms[key] += 1
                 written[key][surface] += 1
         for (first, key1), (second, key2) in pairwise(phrase):
-            if not (key1 in _GENERIC_STEMS and key2 in _GENERIC_STEMS) and key1 != key2:
+            if not (key1 in GENERIC_STEMS and key2 in GENERIC_STEMS) and key1 != key2:
                 bigram = f"{key1} {key2}"
                 terms[bigram] += 1
                 written[bigram][f"{first} {second}"] += 1
