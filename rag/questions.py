@@ -162,14 +162,15 @@ _OPENING_WORDS = (r"(?:which|what|whose|any|each|every|a|an|one|this|that|these|
 _THE_PAPER = r"the\s+(?:paper|abstract|article|study|work|one)\b"
 # The parts of a paper a description may name ("the benchmark for ...", "the dataset of ...", "the method that ...").
 _PART_NOUNS = r"(?:benchmark|dataset|method|approach|framework|technique|trick)"
+_PARTICIPLE = r"\s+(?!during\b)[a-z]+ing\s+"  # "the paper questioning ...", not "the paper during training"
+_DESCRIBED_AFTER = rf"((?:{_DESCRIPTION_WORD}\s+){{0,11}}{_WORD_WHOLE})"  # what a paper is said to be on or do
 _DESCRIBED = re.compile(
     # ("the dataset built to work out ...": "work" after "to" is a verb, not the head noun)
     # ("the tabular foundation model / ancestry paper": a slash joins two words of one description)
     # (not across "the paper": "the goals of the paper about X" describes by "about X", while "the flood maps of
     # the coastal paper" is one description)
     # ("the theory work explaining why X": the word before the head noun and what the participle says)
-    rf"(?i:\bthe\s+(?!{_THE_PAPER})([\w-]+)\s+(?:paper|work|study)\s+(?!during\b)[a-z]+ing\s+)"
-    rf"((?:{_DESCRIPTION_WORD}\s+){{0,11}}{_WORD_WHOLE})|"
+    rf"(?i:\bthe\s+(?!{_THE_PAPER})([\w-]+)\s+(?:paper|work|study){_PARTICIPLE}){_DESCRIBED_AFTER}|"
     rf"(?i:\bthe\s+((?:(?!{_THE_PAPER}){_DESCRIPTION_WORD}(?:\s+|\s*/\s*)){{0,6}}?(?!{_THE_PAPER}){_WORD_WHOLE})"
     r"\s+(?<!\bto\s)"
     # ("the system does each one touch", "the paper arguing that only one role": a count, not a head noun; nor
@@ -181,8 +182,8 @@ _DESCRIBED = re.compile(
     rf"|(?i:\bthe\s+(?:(?!the\b)[\w-]+\s+)??(?:paper|work|study|one|{_PART_NOUNS})"
     r"\s+(?:on|about|of|for|that\s+\w+|which\s+\w+)\s+"
     # "the paper questioning random crops", "the method wiring every layer": a participle describes too
-    r"|\bthe\s+(?:paper|work|study|one|method|approach|framework)\s+(?!during\b)[a-z]+ing\s+)"
-    rf"((?:{_DESCRIPTION_WORD}\s+){{0,11}}{_WORD_WHOLE})"
+    rf"|\bthe\s+(?:paper|work|study|one|method|approach|framework){_PARTICIPLE})"
+    rf"{_DESCRIBED_AFTER}"
     # "the zebra finch calling dataset": a dataset described by two words or more ("the training dataset" is
     # a part of a paper)
     rf"|(?i:\bthe\s+((?:(?!the\b){_DESCRIPTION_WORD}\s+){{1,5}}?{_WORD_WHOLE})\s+dataset\b)"
@@ -1032,10 +1033,8 @@ def _free_form(part: str) -> str:
 # "with no extra training at all", "no additional labels", "approaches that need no training at all": the X-free
 # property in plain words, not a negation ("no images at all" stays a negation: the papers without images). Read
 # as one, "need no training" had listed all 19 papers as not about "need training apply".
-_NO_EXTRA = re.compile(r"\b(?:(?:with|needs?|needing|requires?|requiring)\s+)?no\s+(?:extra|additional)\s+([a-z]{4,})"
-                       r"(?:\s+at\s+all)?(?![\w-])"
-                       r"|\b(?:needs?|needing|requires?|requiring)\s+no\s+([a-z]{4,})(?:\s+at\s+all)?(?![\w-])",
-                       re.IGNORECASE)
+_NO_EXTRA = re.compile(r"\b(?:(?:needs?|needing|requires?|requiring)\s+no\s+(?:(?:extra|additional)\s+)?"
+                       r"|(?:with\s+)?no\s+(?:extra|additional)\s+)([a-z]{4,})(?:\s+at\s+all)?(?![\w-])", re.IGNORECASE)
 
 
 # "training free methods??": "training-free" typed with a space, which had matched any "-free" ("label-free",
@@ -1055,7 +1054,7 @@ def _free_in_place(match: re.Match[str]) -> str:
     """ "with no extra training at all" -> "training-free", padded to the same length (positions found in the
     question still point into it). It had been a negation: the papers improving results, minus those writing
     "training", left CoCHI alone where the two training-free papers were asked for."""
-    free = f"{_singular((match.group(1) or match.group(2)).lower())}-free"
+    free = f"{_singular(match.group(1).lower())}-free"
     return free + " " * (len(match.group(0)) - len(free))
 
 
