@@ -1,11 +1,11 @@
 """The chat UI in a real headless Chromium, served by ``rag ui`` exactly as users start it.
 
 Checks what AppTest cannot: that the page renders, an answer streams and is left
-in view (not scrolled past to the bottom), a citation click scrolls its source card
-into view, a refusal reads as one with its closest papers collapsed, and "Ask about
-this paper" opens a new chat with the filter banner in view. Saves
-``test-artifacts/ui-answer.png`` and prints the time from pressing Enter to the first
-answer text.
+in view (not scrolled past to the bottom, on a desktop and on a phone-sized view), a
+citation click scrolls its source card into view, a refusal reads as one with its
+closest papers collapsed, and "Ask about this paper" opens a new chat with the filter
+banner in view. Saves ``test-artifacts/ui-answer.png`` and prints the time from
+pressing Enter to the first answer text.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from ui.chat_page import SCROLL_SETTLE_MS
 
 try:
     from tests.servers.procs import HOST, free_port, tail
@@ -42,6 +44,8 @@ SCROLL_POLL_MS = 300
 HEADER_PX = 70  # Streamlit's top bar covers this much of the main area
 TOP_OF_VIEW = 200  # px: an anchor jump puts its target at the top, below Streamlit's header bar
 TURN_TOP_SLACK_PX = 10  # px of rounding and element gaps around the header's edge
+DESKTOP = {"width": 1280, "height": 1000}
+PHONE = {"width": 390, "height": 844}  # a phone held upright: an answer is taller than the view
 WHO_WHEN = "How many failed trajectories does Who&When Pro contain?"
 DIFFUSION = "Which papers study diffusion models?"
 OFF_TOPIC = "What is the capital of France?"
@@ -119,9 +123,12 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def page(browser, ui_url: str):  # type: ignore[no-untyped-def]
-    """A fresh page on the chat UI, its chat input ready (a cold page may need one reload)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+def page(browser, ui_url: str, request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """A fresh page on the chat UI, its chat input ready (a cold page may need one reload).
+
+    Desktop-sized unless a test parametrizes it indirectly with another viewport.
+    """
+    context = browser.new_context(viewport=getattr(request, "param", DESKTOP))
     tab = context.new_page()
     tab.goto(ui_url)
     chat_input = tab.get_by_test_id("stChatInputTextArea")
@@ -185,7 +192,10 @@ def _assert_turn_starts_the_view(page, turn: int) -> None:  # type: ignore[no-un
     assert HEADER_PX - TURN_TOP_SLACK_PX <= top <= height / 2, f"turn {turn} starts at {top:.0f} px of {height}"
 
 
+@pytest.mark.parametrize("page", [DESKTOP, PHONE], indirect=True, ids=["desktop", "phone"])
 def test_a_second_answer_is_scrolled_to_its_start(page) -> None:  # type: ignore[no-untyped-def]
+    """On a phone the answer is taller than the view, so Streamlit's stick-to-bottom pulls against
+    the page's own scroll; the turn must still start the view once both have finished."""
     from playwright.sync_api import expect
 
     for number, question in enumerate((DIFFUSION, WHO_WHEN), start=1):
@@ -197,6 +207,8 @@ def test_a_second_answer_is_scrolled_to_its_start(page) -> None:  # type: ignore
     # the mode badge is drawn once the answer has finished streaming: only then can the page stop moving
     expect(page.locator(".st-key-turn-2").get_by_text("extractive answer: sentences quoted").first).to_be_attached(
         timeout=ANSWER_TIMEOUT_MS)
+    _wait_for_scrolling_to_stop(page)
+    page.wait_for_timeout(SCROLL_SETTLE_MS + SCROLL_POLL_MS)  # the page's scroll script has given up by now
     _wait_for_scrolling_to_stop(page)
     _assert_turn_starts_the_view(page, 2)
     expect(page.locator(".st-key-turn-2").get_by_text("12,326").first).to_be_in_viewport()

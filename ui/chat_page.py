@@ -60,6 +60,12 @@ HEADER_PX = 70
 # script started left two scripts pulling their own turns to the top (a flaky CI run).
 SCROLL_SETTLE_MS = 4000
 SCROLL_MAX_MS = 20000
+# Streamlit lets go of the bottom only when it sees a scroll that is not its own: one that comes
+# while its scroll handler (throttled to one call per 100 ms) is idle, the page no taller than then.
+# So the script scrolls only after the page has not scrolled for SCROLL_QUIET_MS. Scrolling every
+# tick instead lost on a phone (390x844, where an answer is taller than the view): Streamlit took
+# each scroll for its own and pulled the view back to the answer's end (the phone browser test).
+SCROLL_QUIET_MS = 250
 _SCROLL_SCRIPT = """<script>(() => {
   const target = document.querySelector(".st-key-%(key)s");
   if (!target) return;
@@ -69,14 +75,15 @@ _SCROLL_SCRIPT = """<script>(() => {
     window.addEventListener(kind, () => { stopped = true; }, {once: true, capture: true});
   }
   const started = Date.now();
-  let height = -1, grewAt = started;
+  let height = -1, grewAt = started, scrolledAt = 0;
+  main.addEventListener("scroll", () => { scrolledAt = Date.now(); }, {passive: true});
   const tick = () => {
     if (stopped || !target.isConnected || document.querySelector(".st-key-%(next)s")) return;
-    const offset = target.getBoundingClientRect().top - main.getBoundingClientRect().top - %(header)d;
-    if (Math.abs(offset) > 2) main.scrollTop += offset;
-    if (main.scrollHeight !== height) { height = main.scrollHeight; grewAt = Date.now(); }
     const now = Date.now();
-    if (now - grewAt < %(settle)d && now - started < %(max)d) setTimeout(tick, 100);
+    if (main.scrollHeight !== height) { height = main.scrollHeight; grewAt = now; }
+    const offset = target.getBoundingClientRect().top - main.getBoundingClientRect().top - %(header)d;
+    if (Math.abs(offset) > 2 && now - scrolledAt >= %(quiet)d) main.scrollTop += offset;
+    if (now - grewAt < %(settle)d && now - started < %(max)d) setTimeout(tick, 50);
   };
   tick();
 })();</script>"""
@@ -121,7 +128,7 @@ def _scroll_into_view(number: int) -> None:
     Our own fixed script: only container keys, built from numbers, are filled in.
     """
     script = _SCROLL_SCRIPT % {"key": turn_key(number), "next": turn_key(number + 1), "header": HEADER_PX,
-                               "settle": SCROLL_SETTLE_MS, "max": SCROLL_MAX_MS}
+                               "settle": SCROLL_SETTLE_MS, "quiet": SCROLL_QUIET_MS, "max": SCROLL_MAX_MS}
     st.html(script, unsafe_allow_javascript=True, width="content")
 
 
