@@ -546,7 +546,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.set_valued = True  # "What about diffusion models?" after a "which papers" question asks the same of it
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
     if described:
-        plan.described_among = _described_among(question)
+        plan.described_among = _described_among(question, described)
     asking = _asking_sentence(question_kept) if plan.set_valued and not plan.set_phrase and not plan.negated else ""
     if asking and (own := content_terms(asking, drop=dropped)):
         plan.criterion_terms, plan.alternatives = own, _alternatives_of(asking, unasked)
@@ -797,13 +797,18 @@ def set_phrase(question: str) -> str:
     return ""
 
 
-def _described_among(question: str) -> str:
+def _described_among(question: str, described: Sequence[str]) -> str:
     """The set a question's described papers are of: "Compare the two papers on text-to-image diffusion: the one
     that speeds up generation ... and the one that studies failures on rare attribute-object combinations" (alone,
     "failures on rare ..." had found the failure-attribution paper, not the diffusion one)."""
     if compared := _COMPARED_ON.search(question):
         return " ".join(content_terms(compared.group(1)))
-    return set_phrase(question)
+    phrase = set_phrase(question)
+    own = {t.lower() for t in content_terms(phrase)}
+    if any(own <= {t.lower() for t in content_terms(part)} for part in described):
+        return ""  # "the metadata-guided adaptation and the 3D medical crop-selection pretraining papers": the
+        # set named is the last description itself, and had sent both descriptions to the crop-selection paper
+    return phrase
 
 
 def _phrase_terms(phrase: str) -> str:
@@ -1279,11 +1284,26 @@ def _names_one_of(phrase: str, named: Sequence[str], names: NameIndex) -> bool:
 
 
 def _compared_phrases(question: str) -> list[str]:
-    """The two definite noun phrases a comparison sets side by side, "the" and a trailing "paper" removed."""
+    """The two definite noun phrases a comparison sets side by side, "the" and a trailing "paper" removed.
+
+    Two bare noun phrases opening a question around "vs" are its sides too: "Audio-visual LLM speaker binding
+    vs. Video-LLM motion direction: ..." (the second up to a dash: "... on genotype data - what real-world data
+    does each validate on?"); not a question's own words ("How much is theory vs empirical work?"), nor a contrast
+    inside a description that a dash set off before it ("paper where you only backprop ... - which positions for
+    decoder-only vs encoder models").
+    """
     match = _COMPARED.search(question)
     if not match:
         return []
-    return [_THE.sub("", side).strip(" ,") for side in match.groups() if side and side.lower().startswith("the ")]
+    sides = [side for side in match.groups() if side and side.lower().startswith("the ")]
+    first, second = match.group(5), match.group(6)
+    if first and not sides and match.start(5) == 0 and not re.match(rf"{_OPENING_WORDS}\b", first, re.IGNORECASE) \
+            and not _ANY_DASH.search(first):
+        sides = [first, _ANY_DASH.split(second, maxsplit=1)[0]]
+    return [_THE.sub("", side).strip(" ,") for side in sides]
+
+
+_ANY_DASH = re.compile(r"\s+[-\u2013\u2014]\s+")  # a dash between words, typed as a hyphen or not
 
 
 _SIZE_ASKED = re.compile(r"\b(?:larger|bigger|smaller|largest|biggest|smallest|how\s+(?:many|big|large)|sizes?"

@@ -711,6 +711,13 @@ def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) 
      ["coastal flood forecasting", "drifting capsules"]),
     # a description opening the question needs no "the" ("Which paper and ..." opens none)
     ("River capsule paper vs. the coastal flood forecasting study.", ["River capsule", "coastal flood forecasting"]),
+    # two bare noun phrases opening the question around "vs", the second up to a dash
+    ("River capsule sonar mapping vs. coastal flood forecasting: which needs training?",
+     ["River capsule sonar mapping", "coastal flood forecasting"]),
+    ("River capsule sonar vs. coastal flood forecasting with tide data - what does each measure?",
+     ["River capsule sonar", "coastal flood forecasting with tide data"]),
+    # "vs" inside the question's own words, or after a dash, sets no papers side by side
+    ("How much of this collection is coral counting vs river mapping?", []),
     ("Which paper and which study count corals?", []),
     # not definite ("other ..."), a side already found, or sides that only point: nothing added
     ("Compare the GlowNet paper with other counting methods.", []),
@@ -1374,6 +1381,8 @@ def test_what_the_asker_needs_an_answer_for_is_not_asked_about(question, purpose
     ("Compare the two diffusion papers: the one that merges tokens and the one that fails on rare objects.",
      "diffusion"),
     ("Compare the paper that counts corals with the one that maps rivers.", ""),
+    # "the X and the Y papers": the last description, not a set both are of
+    ("How do the coral counting sonar and the coastal flood forecasting papers differ in approach?", ""),
 ])
 def test_the_set_described_papers_are_of(question: str, among: str) -> None:
     assert plan_question(question, []).described_among == among
