@@ -548,8 +548,11 @@ class Gatherer:
         else:
             gathered.evidence = _with_paper_prior(evidence, sources)
         relevant = pointed or list(dict.fromkeys(e.paper_id for e in gathered.evidence))
+        describing = {w.lower() for phrase in plan.described for w in words(phrase)}
         asked = [t for t in specific_terms(plan.question, plan.terms, self.scorer.acronyms, self.scorer.weights)
-                 if t not in plan.aside_terms]  # ("not just citing a known weakness": no paper need write it)
+                 if t not in plan.aside_terms and t.lower() not in describing]
+        # ("not just citing a known weakness": no paper need write it; "the bottleneck-role multi-agent RL paper":
+        # which paper, not what is asked of it)
         self._complete(plan, gathered, asked)
         if 1 < len(pointed) <= MAX_COMPARED and not plan.selects:  # asked of each: each one's closest sentence
             gathered.extra += [best for pid in pointed

@@ -490,6 +490,14 @@ def test_what_does_not_count_is_never_reported_missing(seed_assistant) -> None:
     assert "weakness" not in answer.text, answer.text
 
 
+def test_the_words_describing_the_paper_are_never_reported_missing(seed_assistant) -> None:
+    """ "the bottleneck-role multi-agent RL paper" says which paper is meant; RISE writes "Reinforcement learning",
+    never "RL", and the answer had been that its abstract "does not mention 'RL'", refusing what it answers."""
+    answer = seed_assistant.answer("Which benchmarks did the bottleneck-role multi-agent RL paper test on?")
+    assert not answer.refused and cited_ids(answer)[:1] == ["p07"], answer.text
+    assert "does not mention" not in answer.text, answer.text
+
+
 def test_a_list_asking_for_code_finds_the_sentences_saying_where_it_is(seed_assistant) -> None:
     """ "ship code" is written in no abstract, and the four sentences on code ("Code is available at ...", "code
     ... provided in the supplementary material", "We will open-source code ...") had scored too low to clear the
