@@ -548,7 +548,7 @@ class Gatherer:
         else:
             gathered.evidence = _with_paper_prior(evidence, sources)
         relevant = pointed or list(dict.fromkeys(e.paper_id for e in gathered.evidence))
-        describing = {w.lower() for phrase in plan.described for w in words(phrase)}
+        describing = plan.describing_words
         asked = [t for t in specific_terms(plan.question, plan.terms, self.scorer.acronyms, self.scorer.weights)
                  if t not in plan.aside_terms and t.lower() not in describing]
         # ("not just citing a known weakness": no paper need write it; "the bottleneck-role multi-agent RL paper":

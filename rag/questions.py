@@ -424,6 +424,12 @@ class QuestionPlan:
         return bool(self.compared_count) and not _OF_THE_LAST.search(self.compared_phrase)
 
     @property
+    def describing_words(self) -> set[str]:
+        """The words of the descriptions saying which paper is meant ("the bottleneck-role multi-agent RL paper"),
+        lowercased: they pick the paper, so they are not what is asked of it."""
+        return {w.lower() for phrase in self.described for w in words(phrase)}
+
+    @property
     def asked_quotes(self) -> list[str]:
         """The quoted phrases that say what is asked about ("both use the idea of 'where to look'"), not which
         paper is meant ("the audio-visual 'who says what' paper")."""
@@ -898,8 +904,8 @@ _ASKING_FOR = re.compile(r"\b(?:which|what|name|list|find|show|give|are\s+there|
 
 def subject_terms(plan: QuestionPlan) -> list[str]:
     """Content terms that are not part of a description of the target paper."""
-    described = {w.lower() for phrase in plan.described for w in words(phrase)}
-    return [t for t in plan.terms if t.lower() not in described]
+    describing = plan.describing_words
+    return [t for t in plan.terms if t.lower() not in describing]
 
 
 # What a list's papers do instead of something ("formal results rather than only experiments", "diagnose models
