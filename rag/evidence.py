@@ -151,7 +151,7 @@ _DEFINITION_REACH = 300  # characters before "(LLMs)" searched for its up to eig
 # So do requests about the answer's form, not its content: "in 3-4 sentences", "like I'm a first year PhD student",
 # and the corpus and the asker themselves: "in this batch", "I need", "(who's|anyone) working on/with".
 _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing)?\s+(?:for|at|into)|bird'?s[- ]eye"
-                          rf"|in\s+this\s+(?:{CORPUS_NOUNS})"
+                          rf"|(?:in|on|at|from|across)\s+(?:this|the)\s+(?:{CORPUS_NOUNS})\b"
                           r"|(?:I|we)(?:\s+really)?\s+(?:need|want)|(?:I|we)(?:'d|\u2019d|\s+would)\s+like|work(?:s|ing)?\s+(?:on|with)"
                           # the asker introducing themselves: "I'm a master's student", "As a journalist"
                           r"|(?:I'?m|I\s+am|as)\s+an?\s+(?:[\w'\u2019-]+\s+){0,3}?(?:student|researcher|reviewer|engineer"

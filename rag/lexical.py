@@ -65,8 +65,10 @@ FORM_WORDS = frozenset(
     "specifically explicitly explicit interested centrally chiefly principally largely predominantly concerned focused "
     "focusing pure purely merely solely exclusively presenting contribution contributions".split()
 )
-# The nouns by which a question points at the corpus itself ("in this batch", "the themes of this collection").
-CORPUS_NOUNS = "|".join(("batch", "bunch", "collection", "conference", "corpus", "lot", "selection", "set"))
+# The nouns by which a question points at the corpus itself ("in this batch", "the themes of this collection",
+# a reviewer's "any diffusion papers on the program?").
+CORPUS_NOUNS = "|".join(("batch", "bunch", "collection", "conference", "corpus", "lineup", "lot", "proceedings",
+                         "program", "programme", "selection", "set"))
 # A number written with thousands separators is one word ("12,326", not "12" and "326").
 _GROUPED_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,]*\d)|"
 _WORD = re.compile(_GROUPED_NUMBER + r"[A-Za-z0-9][A-Za-z0-9&+\-.]*[A-Za-z0-9+]|[A-Za-z0-9]")

@@ -162,6 +162,9 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     # the asker and the corpus
     ("I need everything in this batch on coral reefs", "coral reefs"),
     ("Is anyone in this collection working with coral reefs?", "coral reefs"),
+    ("Any coral-reef papers on the program?", "coral-reef"),  # (the corpus, as a reviewer calls it)
+    ("Which reef papers are at the conference this year?", "reef year"),
+    ("Which papers in this setting map reefs?", "setting map reefs"),  # ("setting" is not "set")
     ("Papers working on coral reefs?", "coral reefs"),
     ("Anything here touching coral reefs?", "coral reefs"),
     ("I'd like the papers on coral reefs, i.e.", "coral reefs"),
