@@ -729,7 +729,7 @@ class Gatherer:
             unwritten = plan.asks_several and self._unwritten(plan, pool)
             possible = [] if unwritten else self._closest(plan, ranked, members, pool)
             # ("Which papers use batch normalization?": no abstract writes "batch" and none clears; none matches)
-            unwritten_topic = unwritten and not members and len(content_terms(plan.criterion)) <= TOPIC_TERMS
+            unwritten_topic = unwritten and not members and self._unwritten_topics(plan, pool)
             if len(members) + len(possible) < 2 and not unwritten_topic:
                 return None  # one paper clears and none is borderline, or a paraphrase matches loosely: a fact answer
                 # (asked of given papers, "1 of these 6" or "none of these" is the answer)
@@ -821,8 +821,20 @@ class Gatherer:
 
     def _unwritten(self, plan: QuestionPlan, pool: Sequence[Paper]) -> bool:
         """More than CLOSEST_ABSENT of the criterion's words are in no candidate abstract: it is not in them."""
-        terms = content_terms(plan.criterion)
+        return self._unwritten_words(content_terms(plan.criterion), pool)
+
+    def _unwritten_words(self, terms: Sequence[str], pool: Sequence[Paper]) -> bool:
         return len(self.scorer.absent_terms(terms, pool)) > CLOSEST_ABSENT * len(terms)
+
+    def _unwritten_topics(self, plan: QuestionPlan, pool: Sequence[Paper]) -> bool:
+        """The criterion names topics the candidates do not write: it is short (a topic), or each of its
+        alternatives is a short topic with more than CLOSEST_ABSENT of its words in no candidate ("federated
+        learning or privacy-preserving training across devices": neither is, though five words are too many for
+        one topic)."""
+        if len(content_terms(plan.criterion)) <= TOPIC_TERMS:
+            return True
+        sides = [content_terms(alternative) for alternative in plan.alternatives]
+        return len(sides) > 1 and all(len(side) <= TOPIC_TERMS and self._unwritten_words(side, pool) for side in sides)
 
     def _counted(self, plan: QuestionPlan, scope: Scope, k: int) -> Gathered | None:
         """ "Which two biomedical papers argue that ...?": the papers asked for by number, when fewer clear the

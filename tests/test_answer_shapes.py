@@ -449,6 +449,19 @@ def test_a_topic_half_of_whose_words_no_abstract_holds_lists_nothing(seed_assist
     assert answer.text.startswith('No paper in the corpus clearly matches "batch normalization"'), answer.text
 
 
+@pytest.mark.parametrize(("question", "topics"), [
+    ("Which papers cover speech synthesis or machine translation?", '"speech synthesis" or "machine translation"'),
+    ("Which works study recommender systems or online advertising?", '"recommender systems" or "online advertising"'),
+])
+def test_alternative_topics_none_of_which_the_abstracts_write_list_nothing(seed_assistant, question, topics) -> None:
+    """Each alternative is a short topic that no abstract writes, though together they are too many words for one
+    topic: the answer names both as matched by no paper (it had been a vague refusal, or a quote of the closest
+    paper for "federated learning or privacy-preserving training across devices")."""
+    answer = seed_assistant.answer(question)
+    assert answer.refused and not answer.cited, answer.text
+    assert answer.text.startswith(f"No paper in the corpus clearly matches {topics}"), answer.text
+
+
 def test_papers_clearing_a_criterion_are_listed_when_the_whole_question_is_far_from_every_passage(
         seed_assistant) -> None:
     """ "Is anyone in this batch working with animals or animal data?" was "The abstracts in this corpus don't
