@@ -339,7 +339,9 @@ _COMPARED = re.compile(
     r"(?:what|how|which|terms)\b|$)"
     r"|\bhow\s+(?:do|does|did)\s+(.+?)\s+and\s+(.+?)\s+(?:differ|compare|relate)\b"
     # "SIF versus the Compositional Stress Index: what does each measure?"
-    r"|(?:^|[:;?.]\s*)([^:;?,.]+?)\s+(?:vs\.?|versus)\s+([^:;?,.]+?)\s*(?=[:;?,.]|$)",
+    r"|(?:^|[:;?.]\s*)([^:;?,.]+?)\s+(?:vs\.?|versus)\s+([^:;?,.]+?)\s*(?=[:;?,.]|$)"
+    # "SIF and the Compositional Stress Index are both diagnostics": two things said alike, set side by side
+    r"|\b([^:;?,.]+?)\s+and\s+(the\s+[^:;?,.]+?)\s+(?:are|were)\s+(?:both|each)\b",
     re.IGNORECASE,
 )
 _THE = re.compile(r"^the\s+|\s+(?:paper|work|study|abstract|one|benchmark|dataset|method|model|approach)$",

@@ -719,6 +719,10 @@ def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) 
      ["River capsule sonar mapping", "coastal flood forecasting"]),
     ("River capsule sonar vs. coastal flood forecasting with tide data - what does each measure?",
      ["River capsule sonar", "coastal flood forecasting with tide data"]),
+    # "A and the B are both ...": two things said alike, the definite one a description
+    ("GlowNet and the coastal flood forecasting study are both cheap. What does each cost?",
+     ["coastal flood forecasting"]),
+    ("The drifting capsules and the flood maps were each validated at sea; how?", ["drifting capsules", "flood maps"]),
     # "vs" inside the question's own words, or after a dash, sets no papers side by side
     ("How much of this collection is coral counting vs river mapping?", []),
     ("Which paper and which study count corals?", []),
