@@ -55,6 +55,7 @@ _SET_VALUED = re.compile(
     r"|in\s+here)\b|\beverything\s+here\b"  # ("List everything here that deals with ...")
     r"|\b(?:any|how\s+many)\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b"  # ("how many paper are ...")
     r"|\bany\b[^?.]*?\b(?:in\s+)?here\b"  # ("Any new benchmarks introduced here?": "here" is the collection)
+    rf"|\bany\b[^?.]*?\b(?:in|on|at|from|across)\s+(?:this|the)\s+(?:{CORPUS_NOUNS})\b"  # ("... in this batch")
     r"|\bwhat(?:'s|\s+is)\s+(?:out\s+)?there\b|\binterested\s+in\s+(?:any\s+)?(?:work|research)\b"
     rf"|\bamong\s+(?:the|these|those|all)\s+{_SET_NOUN}\b"
     r"|\bwhich\s+(?:of|among)\s+(?:them|these|those)\b(?!\s+(?:is|was|has|does)\b)"  # ("Which of them is": one)
@@ -116,7 +117,11 @@ _EXPERIMENTS_ON = re.compile(r"\b((?:run|runs|ran|running|conduct(?:s|ed|ing)?|p
                              r"\s+(?:on|with|using)\b", re.IGNORECASE)
 # A cause described, not papers set aside: "good scores explained by something other than the capability measured"
 # (it had asked for the papers explained ... minus those writing "capability", and none was left).
-_OTHER_CAUSE = re.compile(r"\b(?:by|to|from)\s+(?:something|anything)\s+other\s+than\b", re.IGNORECASE)
+_OTHER_CAUSE = re.compile(r"\b(?:by|to|from)\s+(?:something|anything)\s+other\s+than\b"
+                          # a negation inside a clause saying where or when ("situations where the relationships are
+                          # not constant") is the criterion's, not a complement asked for
+                          r"|\b(?:where|when|whenever|whose|in\s+which|under\s+which)\b[^,;:?!()]*?"
+                          r"(?=\s[-\u2013\u2014]\s|[,;:?!()]|$)", re.IGNORECASE)
 # (its words are no set noun, relative or possessive: "list the papers that apply their methods to medical data" had
 # read "apply" as the set the papers are of)
 _NOT_IN_SET_PHRASE = rf"(?!(?:that|which|who|whose|where|their|its|{_SET_NOUN})\b)"
@@ -1325,8 +1330,14 @@ def superlative(question: str) -> str:
     return f"the {match.group(1).lower()}" if match else "the best"
 
 
+# "How does RISE estimate how much blame each role deserves?": an amount a verb of estimating takes asks how it is
+# estimated, not for a figure (the answer had said the abstract "gives no figure" while quoting the method)
+_ESTIMATED_AMOUNT = re.compile(r"\b(?:estimat|measur|determin|decid|quantif|comput|calculat|assess|judg|gaug|infer"
+                               r"|predict|choos|chose|control|learn)\w*\s+how\s+(?:much|many)\b", re.IGNORECASE)
+
+
 def expected_answer(question: str) -> Expects:
-    if _FIGURE.search(question):
+    if _FIGURE.search(_ESTIMATED_AMOUNT.sub(" ", question)):
         return "figure"
     if _COUNT_LIST.search(question):
         return "enumeration"
@@ -1342,7 +1353,7 @@ def expected_answer(question: str) -> Expects:
 def contributed_phrase(question: str) -> str:
     """What a question asks papers to contribute: "Which papers introduce a new named benchmark for evaluating
     models?" -> "a new named benchmark"; empty when it asks for none."""
-    match = _CONTRIBUTING.search(question) or _CONTRIBUTED.search(question)
+    match = _CONTRIBUTING.search(question) or _CONTRIBUTED.search(question) or _NEW_RESOURCE.search(question)
     return match.group("what") if match else ""
 
 
@@ -1350,6 +1361,13 @@ def contributed_phrase(question: str) -> str:
 _CONTRIBUTED = re.compile(r"\b(?P<what>(?:new|novel)\b[^;:?.!()]*?)\s+(?:being\s+)?(?:introduc|propos|present|releas"
                           r"|contribut|buil[dt]|creat|construct|develop|design|curat|assembl|compil)ed\b",
                           re.IGNORECASE)
+
+
+# ... or no verb at all: a new data resource is one a paper contributes ("Any new benchmarks or datasets in this
+# batch?"); the list had held the papers evaluating on benchmarks
+_RESOURCE_NOUN = r"(?:[\w-]+\s+){0,2}?(?:benchmark|dataset|data\s+set|corpus|corpora|testbed|suite|leaderboard)s?\b"
+_NEW_RESOURCE = re.compile(rf"\b(?P<what>(?:new|novel)\s+{_RESOURCE_NOUN}(?:\s*(?:,|or|and)\s+{_RESOURCE_NOUN})*)",
+                           re.IGNORECASE)
 
 
 def defined_term(question: str) -> str:

@@ -105,6 +105,7 @@ def test_the_name_index_finds_exactly_what_scanning_every_abstract_finds(seeds, 
     "I'm looking for papers that forecast floods.",
     "List the submissions that introduce a new benchmark.",  # "the submissions that ..." is the set, not one paper
     "Any new reef datasets introduced here?",  # "here" is the collection
+    "Any sonar surveys in this batch we could reuse?",  # and so is "this batch"
     "stuff on coral bleaching?",
     "how many paper are about coral bleaching?",  # the singular as typed after "how many"
     "coral reef papers incl bleaching",  # a noun phrase, typed without "?"
@@ -292,6 +293,10 @@ def test_a_count_asked_for_adds_no_alternative() -> None:
     ("Which papers show that good scores are explained by something other than the capability measured?", False),
     ("Which papers are about something other than reefs?", True),
     ("Which papers other than the reef ones study corals?", True),
+    # a negation inside a clause saying where or when is the criterion's ("where the currents are not steady")
+    ("Which papers deal with reefs where the currents are not steady - what I would call drift?", False),
+    ("Which papers study seasons when the kelp does not grow?", False),
+    ("Which papers are not about reefs where the currents are steady?", True),
 ])
 def test_only_a_negation_in_the_set_question_asks_for_the_complement(question, negated) -> None:
     plan = plan_question(question, [])
@@ -815,6 +820,10 @@ def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
     # "how much" opening a clause ("based on how much the ... changes") is not an amount asked for
     ("Which method merges tokens based on how much the predicted image changes between steps?", "any"),
     ("Where was the swarm deployed?", "any"),
+    # an amount a verb of estimating takes asks how it is estimated
+    ("How does the forecaster estimate how much rain each gauge misses?", "any"),
+    ("How does GlowNet decide how many corals to count per frame?", "any"),
+    ("How much rain does each gauge miss?", "figure"),
     ("Which of GlowNet and TideFormer is better?", "any"),  # comparison, not a superlative
 ])
 def test_expected_answer(question, expects) -> None:
@@ -1301,6 +1310,10 @@ def test_requests_about_the_answers_form_are_not_content(question, terms) -> Non
     ("which papers make a new reef benchmark with a name others can test on?", "a new reef benchmark"),
     ("Which papers made a dataset that others can use?", "a dataset"),
     ("Which papers make reef maps cheaper?", ""),
+    # a new data resource is a contribution, with or without a verb saying so
+    ("Any new benchmarks or datasets in this batch we could test on?", "new benchmarks or datasets"),
+    ("Any novel reef corpora?", "novel reef corpora"),
+    ("Any new reef maps in this batch?", ""),
 ])
 def test_what_a_question_asks_papers_to_contribute(question, contributed) -> None:
     assert contributed_phrase(question) == contributed
