@@ -1250,6 +1250,8 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
             # that ...": the asked-for set
         if _names_one_of(phrase, named, names):
             continue  # "the IndRM causal-parents paper", "the cfDNA study": already linked by name
+        if _RESTATED_ASK.match(question[:match.start()]):
+            continue  # "Which variant of it is the one that reliably helps?": the variant asked for, not a paper
         if _ASKED_OF_THE.search(phrase) or not content_terms(match.group(0)):
             continue  # "the main conclusion of the paper": what is asked of a paper, not a description of one;
             # "... are the main object of study", framing whole: what the asked-for papers study (it had pointed at
@@ -1270,6 +1272,10 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     return parts if len(named) + len(parts) >= 2 else [part for part in parts if part not in of_one]
 
 
+# "Which <noun> ... is the one that ...": "the one" restates what the question asks for, a paper only when the noun
+# is one ("Which paper is the one that ...")
+_RESTATED_ASK = re.compile(r"(?:^|.*[.?!:]\s+)\W*(?:which|what)\s+(?!(?:paper|work|study|article|abstract|submission"
+                           r"|one)s?\b)\w+\b[^.?!]*\b(?:is|are|was|were)\s+$", re.IGNORECASE)
 _PART_OF_A_PAPER = re.compile(rf"^the\s+(?:[\w-]+\s+)?{_PART_NOUNS}\s+(?:on|about|of|for|that|which)\b|\sdataset$",
                               re.IGNORECASE)
 

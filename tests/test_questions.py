@@ -703,6 +703,10 @@ def test_described_parts_keep_descriptions_of_unnamed_papers(mini) -> None:
     ("firefly counting paper vs river sensor paper vs bee sound paper?",
      ["firefly counting", "river sensor", "bee sound"]),
     ("How do the GlowNet frame-skipping trick and the sonar study differ?", ["GlowNet frame-skipping", "sonar"]),
+    # "Which <noun> is the one that ...": the one asked for, a paper only when the noun is "paper"
+    ("Reef sonar maps come in two sizes. Which variant of it is the one that reliably helps?", []),
+    ("Which setting was the one that failed?", []),
+    ("Which paper is the one that counts fireflies?", ["fireflies"]),
 ])
 def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) -> None:
     assert described_parts(question, [], mini) == described
