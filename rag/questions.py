@@ -314,6 +314,8 @@ _DEFINITION = re.compile(r"\b(?:stand\s+for|acronym|abbreviation|short\s+for|wha
 _REASON = re.compile(r"^\s*why\b|\bwhat\s+is\s+the\s+reason\b|\bwhat\s+makes\b", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(
     r",?\s+and\s+(?=(?:(?:across|in|on|by|from|for|at|to|under|with)\s+)?(?:which|what|how|where|when|why|who)\b)"
+    # a yes/no question after a comma: "On what puzzles was it tested, and did accuracy matter for learning?"
+    r"|,\s+and\s+(?=(?:did|does|do|is|are|was|were|can|could|has|have|had)\s)"
     r"|\?\s+(?=\S)",
     re.IGNORECASE,
 )

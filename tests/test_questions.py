@@ -869,6 +869,9 @@ def test_plan_carries_expected_kind_and_count(mini) -> None:
     ("Which dataset is used? What metric is reported?", ["Which dataset is used", "What metric is reported"]),
     ("How fast is GlowNet, and on which hardware does it run?",
      ["How fast is GlowNet", "on which hardware does it run"]),
+    # a yes/no question after a comma is a part of its own
+    ("On what rivers was RiverSense tested, and did more capsules help?",
+     ["On what rivers was RiverSense tested", "did more capsules help"]),
 ])
 def test_clauses_split_multi_part_questions(question, parts) -> None:
     assert clauses(question) == parts
@@ -878,6 +881,7 @@ def test_clauses_split_multi_part_questions(question, parts) -> None:
     "What does the model encode and decode?",
     "Which sensors and rivers are involved?",
     "How are reactants represented?",
+    "Do the capsules and the drones do better?",  # ("and" without a comma joins what is asked about)
 ])
 def test_clauses_leave_single_questions_alone(question) -> None:
     assert clauses(question) == []
