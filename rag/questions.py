@@ -32,7 +32,7 @@ from typing import Literal
 
 from .chunking import split_sentences
 from .corpus import Paper, without_links
-from .evidence import ROLE_CUES, Acronyms, content_terms, defines, referring_words, words
+from .evidence import DATA_RESOURCES, ROLE_CUES, Acronyms, content_terms, defines, referring_words, words
 from .lexical import CORPUS_NOUNS, FORM_WORDS, GENERIC_STEMS, STOPWORDS, stem
 from .types import Message
 
@@ -1373,7 +1373,8 @@ _CONTRIBUTED = re.compile(r"\b(?P<what>(?:new|novel)\b[^;:?.!()]*?)\s+(?:being\s
 
 # ... or no verb at all: a new data resource is one a paper contributes ("Any new benchmarks or datasets in this
 # batch?"); the list had held the papers evaluating on benchmarks
-_RESOURCE_NOUN = r"(?:[\w-]+\s+){0,2}?(?:benchmark|dataset|data\s+set|corpus|corpora|testbed|suite|leaderboard)s?\b"
+# (the data resources evidence knows, and the spellings a question adds: "data set", "corpora")
+_RESOURCE_NOUN = rf"(?:[\w-]+\s+){{0,2}}?(?:{'|'.join(sorted(DATA_RESOURCES))}|data\s+set|corpora)s?\b"
 _NEW_RESOURCE = re.compile(rf"\b(?P<what>(?:new|novel)\s+{_RESOURCE_NOUN}(?:\s*(?:,|or|and)\s+{_RESOURCE_NOUN})*)",
                            re.IGNORECASE)
 
