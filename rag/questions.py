@@ -117,11 +117,11 @@ _EXPERIMENTS_ON = re.compile(r"\b((?:run|runs|ran|running|conduct(?:s|ed|ing)?|p
                              r"\s+(?:on|with|using)\b", re.IGNORECASE)
 # A cause described, not papers set aside: "good scores explained by something other than the capability measured"
 # (it had asked for the papers explained ... minus those writing "capability", and none was left).
-_OTHER_CAUSE = re.compile(r"\b(?:by|to|from)\s+(?:something|anything)\s+other\s+than\b"
-                          # a negation inside a clause saying where or when ("situations where the relationships are
-                          # not constant") is the criterion's, not a complement asked for
-                          r"|\b(?:where|when|whenever|whose|in\s+which|under\s+which)\b[^,;:?!()]*?"
-                          r"(?=\s[-\u2013\u2014]\s|[,;:?!()]|$)", re.IGNORECASE)
+_OTHER_CAUSE = re.compile(r"\b(?:by|to|from)\s+(?:something|anything)\s+other\s+than\b", re.IGNORECASE)
+# A negation inside a clause saying where or when ("situations where the relationships are not constant") is the
+# criterion's, not a complement asked for.
+_CIRCUMSTANCE = re.compile(r"\b(?:where|when|whenever|whose|in\s+which|under\s+which)\b[^,;:?!()]*?"
+                           r"(?=\s[-\u2013\u2014]\s|[,;:?!()]|$)", re.IGNORECASE)
 # (its words are no set noun, relative or possessive: "list the papers that apply their methods to medical data" had
 # read "apply" as the set the papers are of)
 _NOT_IN_SET_PHRASE = rf"(?!(?:that|which|who|whose|where|their|its|{_SET_NOUN})\b)"
@@ -513,7 +513,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         ambiguous={pid: holders for pid in named
                    if len(holders := names.containing(names.by_id[pid].label)) > MAX_NAME_PAPERS},
         set_valued=set_cue and not named,
-        negated=bool(_NEGATED.search(_OTHER_CAUSE.sub(" ", _set_sentence(question_kept)))),
+        negated=bool(_NEGATED.search(_CIRCUMSTANCE.sub(" ", _OTHER_CAUSE.sub(" ", _set_sentence(question_kept))))),
         alternatives=_alternatives_of(question_kept, unasked),
         carried=conversation_papers(history, names, _set_needed(question))
         if history and (not named or _points_back_first(unnamed, linked)) else [],
