@@ -963,7 +963,9 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
                 return list(dict.fromkeys([*around, *(" ".join(content_terms(i, drop)) for i in items)]))
     if restated := _restated(question, _DASH.split(question), drop):  # (one dash, not a pair around examples)
         return restated
-    pieces = _shared_lead(_ALTERNATIVE.split(question), drop)
+    split = _ALTERNATIVE.split(question)
+    pieces = _shared_lead(split, drop)
+    led = pieces != split
     if len(pieces) >= 2:  # "A, B, or C": the commas of the list that ends in the last "or" separate alternatives
         listed = _LIST_COMMA.split(pieces[-2])  # too ("X, e.g. A, B, C or D": A, B and C)
         if all(len(content_terms(item, drop)) <= LIST_ITEM_TERMS for item in [*listed[1:], pieces[-1]]):
@@ -974,7 +976,10 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     pieces = [side for piece in pieces for side in _SLASH.split(piece)]
     parts = _generic_joined([p for p in (" ".join(content_terms(part, drop)) for part in pieces) if p])
     if len(parts) > 1 and max(len(p.split()) for p in parts) > ALTERNATIVE_TERMS:
-        parts = [" ".join(parts)]  # "or" joins parts of one long criterion, not alternatives: keep it whole
+        # "or" joins parts of one long criterion, not alternatives: keep it whole, a shared lead once ("adapt a
+        # model to scientific or medical data" had read "adapt model scientific adapt model medical data")
+        whole = [" ".join(content_terms(part, drop)) for part in split] if led else parts
+        parts = [" ".join(p for p in whole if p)]
     return parts + [free for part in parts if (free := _free_form(part)) != part]
 
 

@@ -569,6 +569,9 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     ("self-supervised reef mapping for surveys or restoration",
      ["self-supervised reef mapping surveys", "self-supervised reef mapping restoration"]),
     ("applications in reefs or kelp", ["applications reefs", "kelp"]),
+    # a long criterion the "or" does not split keeps that lead once
+    ("adapt a large pretrained reef model to tropical or temperate kelp",
+     ["adapt large pretrained reef model tropical temperate kelp"]),
 ])
 def test_criterion_alternatives_split_on_or_including_such_as(criterion, expected) -> None:
     assert alternatives(criterion) == expected
