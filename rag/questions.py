@@ -603,8 +603,11 @@ def _asking_sentence(question: str) -> str:
     ...?") details it. Empty for a question of one sentence ("i.e." and "e.g." end none)."""
     sentences = [part for s in split_sentences(question) for part in _after_preamble(s.text)]
     asking = [s for s in sentences if _SET_VALUED.search(s)]
-    # (one pointing back, "Is there a paper that explains this?", asks about the sentences before it)
-    return asking[-1] if len(sentences) > 1 and asking and not _points_back(asking[-1]) else ""
+    if len(sentences) < 2 or not asking:
+        return ""
+    # one pointing back, "Is there a paper that explains this?", asks about the sentences before it: all of them,
+    # read as one, since the dash of "lower bounds pop up - which abstracts derive one?" restates nothing
+    return " ".join(sentences) if _points_back(asking[-1]) else asking[-1]
 
 
 def _points_back(asking: str) -> bool:
@@ -615,7 +618,10 @@ def _points_back(asking: str) -> bool:
     # code ...?" had hidden "papers", and "their" looked like pointing back)
     text = _OF_THESE_SET.sub(" ", asking)  # ("which of these studies ...": the collection, pointing at nothing said)
     if noun := _ASKED_SET_NOUN.search(text):
-        text = text[:noun.end()] + _PERSONAL_PRONOUN.sub("", text[noun.end():])
+        after = text[noun.end():]
+        if _STANDS_FOR_SAID.search(after) and len(content_terms(after)) <= MAX_POINTING_TERMS:
+            return True
+        text = text[:noun.end()] + _PERSONAL_PRONOUN.sub("", after)
     return bool(_POINTING_BACK.search(_COLLECTION.sub("", text)) or _FITS_WHAT_WAS_SAID.match(asking))
 
 
@@ -631,6 +637,11 @@ _OF_THE_LAST = re.compile(r"\b(?:of|among)\s+(?:them|these|those)\b", re.IGNOREC
 _ASKED_SET_NOUN = re.compile(rf"\b{_SET_NOUN}\b", re.IGNORECASE)
 _OF_THESE_SET = re.compile(rf"\b(?:of|among)\s+(?:these|those)\s+(?=(?:[\w-]+\s+){{0,2}}?{_SET_NOUN}\b)", re.IGNORECASE)
 _PERSONAL_PRONOUN = re.compile(r"\b(?:it|its|they|them|their)\b", re.IGNORECASE)
+# "Which abstracts derive one?", "which papers bring it up?": a pronoun standing for what was said before, when
+# beside it the asking says too little to be a criterion (MAX_POINTING_TERMS words); "Which papers say their code
+# is available, or promise to release it?" says its own (3 of the 5 tuning questions whose lists "it" changed)
+_STANDS_FOR_SAID = re.compile(r"\bit\b|\bone\W*$", re.IGNORECASE)
+MAX_POINTING_TERMS = 1
 _POINTING_BACK = re.compile(r"\b(?:this|these|those|such|it|its|they|them|their|ones)\b"
                             r"|\bthat(?:\s+[a-z]+)?\W*$", re.IGNORECASE)  # ("... follow that recipe?", "do that?")
 # An asking sentence that only says the papers fit what was said before: "I want everything involving reinforcement

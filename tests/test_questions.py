@@ -1379,6 +1379,23 @@ def test_a_set_asking_sentence_that_points_back_keeps_the_sentence_before(seeds)
     assert "reefs" in fits.criterion, fits
 
 
+@pytest.mark.parametrize("question", [
+    "I keep seeing tide gauges pop up \u2014 which abstracts deploy one?",
+    "Kelp restoration shows up more than once I think \u2014 which papers bring it up?",
+])
+def test_a_pronoun_standing_for_the_preamble_keeps_its_topic(question, seeds) -> None:
+    """ "... lower bounds pop up - which abstracts derive one?": the asking says only "derive" beside a pronoun,
+    so the topic is the preamble's; the list had been the papers that "derive" anything."""
+    plan = plan_question(question, seeds)
+    assert plan.kind == "list" and {"tide", "kelp"} & set(plan.criterion.lower().split()), plan
+
+
+def test_a_pronoun_beside_a_criterion_of_its_own_leaves_the_preamble_out(seeds) -> None:
+    plan = plan_question("I'm listing things for tinkerers. Which papers say their reef code is available, or "
+                         "promise to release it?", seeds)
+    assert "reef code available" in plan.criterion and "tinkerers" not in plan.criterion, plan
+
+
 @pytest.mark.parametrize(("question", "lacking"), [
     ("Which of these submissions contain no experiments, only proofs?", True),
     ("Show me the theory-only abstracts.", True),
