@@ -639,7 +639,8 @@ _OF_THESE_SET = re.compile(rf"\b(?:of|among)\s+(?:these|those)\s+(?=(?:[\w-]+\s+
 _PERSONAL_PRONOUN = re.compile(r"\b(?:it|its|they|them|their)\b", re.IGNORECASE)
 # "Which abstracts derive one?", "which papers bring it up?": a pronoun standing for what was said before, when
 # beside it the asking says too little to be a criterion (MAX_POINTING_TERMS words); "Which papers say their code
-# is available, or promise to release it?" says its own (3 of the 5 tuning questions whose lists "it" changed)
+# is available, or promise to release it?" says its own: without the bound, 3 of the 5 tuning lists the pronoun
+# changed were of that kind and fell, with it none (chosen, not searched: one verb beside the pronoun)
 _STANDS_FOR_SAID = re.compile(r"\bit\b|\bone\W*$", re.IGNORECASE)
 MAX_POINTING_TERMS = 1
 _POINTING_BACK = re.compile(r"\b(?:this|these|those|such|it|its|they|them|their|ones)\b"
