@@ -750,6 +750,8 @@ class Gatherer:
         if plan.asked_terms and not within:
             members, possible = self._answering(plan.asked_terms, members), self._answering(plan.asked_terms, possible)
         named = plan.quoted if quoting else [" ".join(plan.asked_terms)] if within else plan.alternatives
+        if plan.said_before and len(named) < 2 and members and not (quoting or within or plan.negated):
+            named = [self._written_by(plan.criterion, members)]
         criterion = _quoted(named or [plan.criterion])
         criterion += f", setting aside those about {_quoted(plan.set_aside)}" if aside else ""
         criterion += f", setting aside {_named(plan.avoided, self.papers)}" if plan.avoided else ""
@@ -758,6 +760,14 @@ class Gatherer:
         first = [m.paper_id for m in gathered.members + possible]
         gathered.sources = self.sources(plan.query, first, scope, k)
         return gathered
+
+    def _written_by(self, criterion: str, members: Sequence[Match]) -> str:
+        """The criterion's words that the members' sentences write ("information-theoretic lower bounds" of "keep
+        seeing information-theoretic lower bounds pop derive"), in its order; the whole criterion when they write
+        none. A list's header names what its papers were matched by, not the asker's chatter around it."""
+        held = [self.scorer.wanted(m.sentence.text) for m in members]
+        common = [t for t in criterion.split() if any(term_stems([t]) & h for h in held)]
+        return " ".join(common) or criterion
 
     def _passage_leads(self, plan: QuestionPlan, pool: Sequence[Paper]) -> set[str]:
         """The papers whose passage a criterion's alternative retrieves first by a clear lead (the next paper scoring

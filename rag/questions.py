@@ -408,6 +408,9 @@ class QuestionPlan:
     clauses: list[str] = field(default_factory=list)
     set_phrase: str = ""  # "the vision papers" -> "vision": the set a question asks something of
     criterion_terms: list[str] = field(default_factory=list)  # a list's criterion, when a preamble surrounds it
+    # the asking sentence points back ("... pop up - which abstracts derive one?"): the criterion is the whole
+    # question's words, the asker's chatter among them, so the list's header names only the words its papers write
+    said_before: bool = False
     # words said beside what is asked: what the papers asked for do not do ("rather than ..."), the asker's preamble
     # ("Our lab is short on GPUs. Anything about ...?"); no answer need find them
     aside_terms: list[str] = field(default_factory=list)
@@ -562,7 +565,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
     if described:
         plan.described_among = _described_among(question, described)
-    asking = _asking_sentence(question_kept) if plan.set_valued and not plan.set_phrase and not plan.negated else ""
+    asking, plan.said_before = _asking_sentence(question_kept) if plan.set_valued and not plan.set_phrase \
+        and not plan.negated else ("", False)
     if asking and (own := content_terms(asking, drop=dropped)):
         plan.criterion_terms, plan.alternatives = own, _alternatives_of(asking, unasked)
         plan.aside_terms = [t for t in terms if t not in own]
@@ -594,20 +598,21 @@ def _alternatives_of(text: str, unasked: Sequence[str]) -> list[str]:
     return alternatives((clauses(text) or [text])[0], unasked)
 
 
-def _asking_sentence(question: str) -> str:
+def _asking_sentence(question: str) -> tuple[str, bool]:
     """The sentence asking for the set, when the question has others: "I'm reviewing for a workshop on ML for
     healthcare. Which papers have a medical or clinical application?" -> its second sentence. The preamble had
     joined the criterion ("reviewing workshop ML healthcare medical clinical application"), and the list held one
     of the four medical papers. A colon ends a preamble too ("Quick check before I go hunting on GitHub: which
     abstracts say code is released?"); one after the asking ("Which papers contribute theory: proofs, bounds
-    ...?") details it. Empty for a question of one sentence ("i.e." and "e.g." end none)."""
+    ...?") details it. Empty for a question of one sentence ("i.e." and "e.g." end none). With it, whether the
+    asking points back at the sentences before it, and so is all of them."""
     sentences = [part for s in split_sentences(question) for part in _after_preamble(s.text)]
     asking = [s for s in sentences if _SET_VALUED.search(s)]
     if len(sentences) < 2 or not asking:
-        return ""
+        return "", False
     # one pointing back, "Is there a paper that explains this?", asks about the sentences before it: all of them,
     # read as one, since the dash of "lower bounds pop up - which abstracts derive one?" restates nothing
-    return " ".join(sentences) if _points_back(asking[-1]) else asking[-1]
+    return (" ".join(sentences), True) if _points_back(asking[-1]) else (asking[-1], False)
 
 
 def _points_back(asking: str) -> bool:

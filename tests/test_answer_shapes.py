@@ -940,6 +940,19 @@ def llm_list_history(seed_assistant) -> list[Message]:
     return history
 
 
+def test_a_list_pointing_back_at_its_preamble_names_what_its_papers_write(seed_assistant) -> None:
+    """ "... lower bounds keep cropping up for me - which abstracts prove one?" reads the preamble as the criterion,
+    and its header quoted the asker's chatter with it ("lower bounds keep cropping prove"). It names the words the
+    listed papers' sentences write."""
+    answer = seed_assistant.answer("Information-theoretic lower bounds keep cropping up for me \u2014 which "
+                                   "abstracts prove one?")
+    header, _, body = answer.text.partition("\n")
+    quoted = re.findall(r'"([^"]+)"', header)
+    assert answer.to_dict()["question_kind"] == "list" and {"p03", "p13"} <= set(cited_ids(answer)), answer.text
+    assert quoted and "lower bounds" in quoted[0], header
+    assert all(word.lower()[:5] in body.lower() for word in quoted[0].split()), header  # "keep", "cropping" not
+
+
 @pytest.mark.parametrize(("first", "question", "expected"), [
     # After an overview every paper is the conversation's: a "which papers" question still asks the collection.
     ("What are the main themes of this collection?", "Which papers work with animals?", {"p01", "p09"}),
