@@ -750,8 +750,8 @@ class Gatherer:
         if plan.asked_terms and not within:
             members, possible = self._answering(plan.asked_terms, members), self._answering(plan.asked_terms, possible)
         named = plan.quoted if quoting else [" ".join(plan.asked_terms)] if within else plan.alternatives
-        if plan.said_before and len(named) < 2 and members and not (quoting or within or plan.negated):
-            named = [self._written_by(plan.criterion, members)]
+        if plan.said_before and not quoting and members and len(named) < 2:  # (a plan said_before is never negated,
+            named = [self._written_by(plan.criterion, members)]  # so it has no ``within``)
         criterion = _quoted(named or [plan.criterion])
         criterion += f", setting aside those about {_quoted(plan.set_aside)}" if aside else ""
         criterion += f", setting aside {_named(plan.avoided, self.papers)}" if plan.avoided else ""
