@@ -1415,7 +1415,8 @@ _WHAT_IS_TERM = re.compile(r"^\W*what(?:'s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?([^
 def asked_part(question: str, pointing: Sequence[str] = ()) -> str:
     """What the question asks, without what only identifies the paper: its sentences that end in "?"
     (not a preamble such as "I remember a study where ...") with the ``pointing`` phrases taken out."""
-    asked = " ".join(re.findall(r"[^.?!]*\?", question)).strip() or question
+    # (a period inside a token ends nothing: "with Qwen2.5-7B?" had asked only "5-7B?")
+    asked = " ".join(re.findall(r"(?:[^.?!]|[.!](?=\S))*\?", question)).strip() or question
     for phrase in pointing:
         asked = asked.replace(phrase, " ")
     return " ".join(asked.split())

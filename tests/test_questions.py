@@ -26,6 +26,7 @@ from rag.questions import (
     MAX_NAME_PAPERS,
     NameIndex,
     alternatives,
+    asked_part,
     beaten_unnamed,
     clauses,
     compared_against,
@@ -888,6 +889,18 @@ def test_clauses_split_multi_part_questions(question, parts) -> None:
 ])
 def test_clauses_leave_single_questions_alone(question) -> None:
     assert clauses(question) == []
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    # a period inside a token (a version number, a decimal) ends no sentence
+    ("What batch size trained TideFormer-1.5-7B?", "What batch size trained TideFormer-1.5-7B?"),
+    ("Does GlowNet beat the 0.5 threshold?", "Does GlowNet beat the 0.5 threshold?"),
+    # a preamble and an unasked tail are set aside
+    ("I read about river sensors. Which capsules does RiverSense use?", "Which capsules does RiverSense use?"),
+    ("what accuracy does LoomQA reach? before vs after", "what accuracy does LoomQA reach?"),
+])
+def test_asked_part_is_the_sentences_that_ask(question, asked) -> None:
+    assert asked_part(question) == asked
 
 
 # --------------------------------------------------------------------------- follow-ups
