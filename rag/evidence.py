@@ -761,6 +761,8 @@ def specific_terms(question: str, terms: Sequence[str], acronyms: Acronyms, know
             out.append(term)  # "What are its limitations?", "Does DaTMe release code?": fields abstracts seldom fill
         elif "-" in term.strip("-") and not specific_terms(question, term.split("-"), acronyms, known):
             continue  # "GNN-style": specific only through a part that is
+        elif term in _thresholds(question):
+            continue  # "by more than 3.0 points": a bar for the stated figure, which the abstract need not write
         elif (term.lower() in METADATA_WORDS or any(c.isdigit() or c == "&" for c in term)
                 or any(c.isupper() for c in term[1:])):
             short = term.isupper() and len(term.rstrip("s")) <= 3
@@ -769,6 +771,18 @@ def specific_terms(question: str, terms: Sequence[str], acronyms: Acronyms, know
         elif term[:1].isupper() and term not in starts:
             out.append(term)
     return out
+
+
+def _thresholds(question: str) -> set[str]:
+    """The numbers a question holds a figure against ("more than 3.0 points", "at least 90%", "by 5x"): "Does DGP
+    improve MM-Vet by more than 3.0 points?" was answered "does not mention 3.0" beside DGP's "+3.3 on MM-Vet"."""
+    return {m.group(1) for m in _THRESHOLD.finditer(question)}
+
+
+_THRESHOLD = re.compile(r"(?:\b(?:more|less|fewer|greater|higher|lower|better|worse|other)\s+than|\bat\s+(?:least|most)"
+                        r"|\b(?:over|under|above|below|beyond|exceed(?:s|ed|ing)?|surpass(?:es|ed|ing)?|up\s+to|by))"
+                        r"\s+(?:about\s+|roughly\s+|around\s+)?([+-]?\d+(?:[.,]\d+)*x?)(?![\w.,]*[A-Za-z])",
+                        re.IGNORECASE)
 
 
 # A paper's own weaknesses, asked about ("What are its limitations?"), are a field abstracts seldom fill: absent, they
