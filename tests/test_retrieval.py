@@ -128,6 +128,22 @@ def test_an_acronym_and_its_plural_are_one_bm25_term() -> None:
     assert dict(zip(index.paper_ids, index.scores("GPUs LLMs"), strict=True))["b"] > 0
 
 
+@pytest.mark.parametrize(("asked", "written"), [("Sudoku", "Sudokus"), ("haikus", "haiku"), ("gpu", "gpus")])
+def test_a_plural_in_us_is_one_term_with_its_singular(asked, written) -> None:
+    """Snowball keeps "sudokus" apart from "sudoku" (it leaves a final "s" after "u"), so "Any paper that uses
+    Sudoku?" found no abstract by its words where one tests "on Sudokus"; both sides now drop that "s"."""
+    from rag.corpus import make_paper
+    from rag.lexical import LexicalIndex, content_stems
+
+    papers = [make_paper(f"We solve {written} of increasing size with a corpus of solvers.", id="a"),
+              make_paper("Graph networks for molecules.", id="b")]
+    index = LexicalIndex.build(papers)
+    scores = dict(zip(index.paper_ids, index.scores(asked), strict=True))
+    assert scores["a"] > 0 and scores["b"] == 0
+    assert content_stems(asked) <= content_stems(papers[0].text)
+    assert content_stems("corpus") <= content_stems(papers[0].text)  # a singular in "-us" still meets itself
+
+
 def test_lexical_index_reloaded_from_cache_scores_identically(seed_assistant, tmp_path) -> None:
     from rag.lexical import LexicalIndex
 
