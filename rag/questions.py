@@ -470,6 +470,10 @@ class QuestionPlan:
         return [t for t in self.terms if t.lower() not in in_set]
 
 
+_AUTHORSHIP = re.compile(r"\bwho\s+(?:(?:really|actually|originally)\s+)?"
+                         r"(?:wrote|authored|(?:is|are|was|were)\s+behind)\b", re.IGNORECASE)
+
+
 def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: Sequence[Message] = (),
                   acronyms: Acronyms | None = None) -> QuestionPlan:
     """Read the question's names, terms and cues; suggest a kind.
@@ -509,6 +513,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     # (nor are the words pointing at papers, "them", "the second")
     dropped = unasked + referring_words(question)
     terms = content_terms(question_kept, drop=dropped)
+    if _AUTHORSHIP.search(question):  # "Who wrote the cfDNA paper?" asks for its authors, a field abstracts lack
+        terms = ["authors", *(t for t in terms if t.lower() not in ("wrote", "authored", "behind"))]
     count, noun = listed_count(question)
     noun = noun or counted_noun(question)
     plan = QuestionPlan(

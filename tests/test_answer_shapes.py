@@ -522,6 +522,19 @@ def test_a_bar_the_question_sets_for_a_figure_is_never_reported_missing(seed_ass
     assert not answer.refused and "does not mention" not in answer.text, answer.text
 
 
+@pytest.mark.parametrize("question", ["who wrote the DaTMe paper?", "Who is behind the Token Hypothesis?"])
+def test_asking_who_wrote_a_paper_is_asking_for_its_authors(seed_assistant, question) -> None:
+    """No abstract names its authors; "who wrote" had been read as a question about the paper's topic and
+    answered with its opening sentences, as if they said who wrote it."""
+    answer = seed_assistant.answer(question)
+    assert answer.refused and '"authors"' in answer.text.split("\n")[0], answer.text
+
+
+def test_who_working_on_something_is_not_asking_for_authors(seed_assistant) -> None:
+    answer = seed_assistant.answer("Who here works on making fine-tuning use less GPU memory?")
+    assert not answer.refused and "p18" in cited_ids(answer), answer.text
+
+
 def test_a_list_asking_for_code_finds_the_sentences_saying_where_it_is(seed_assistant) -> None:
     """ "ship code" is written in no abstract, and the four sentences on code ("Code is available at ...", "code
     ... provided in the supplementary material", "We will open-source code ...") had scored too low to clear the
