@@ -20,6 +20,7 @@ may cite), the evidence, and the decision; the composers only arrange it.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -382,7 +383,8 @@ class Gatherer:
     def _texts_to_embed(self, plan: QuestionPlan) -> list[str]:
         """The texts this plan's retrievals and evidence scoring will embed, so they are encoded in one batch:
         a list's criterion and alternatives, or a fact's question parts; and what every shape needs."""
-        texts = [plan.query, plan.question, *plan.described, *([plan.compared_phrase] if plan.compared_phrase else []),
+        texts = [plan.query, plan.question, *plan.described,
+                 *([_described_query(plan)] if plan.compared_phrase else []),
                  *OVERVIEW_PROTOTYPES, *_asked_sentences(plan.question)]
         if plan.kind == "list":
             criteria = [plan.criterion, *plan.alternatives, *(c for side in plan.conjuncts for c in side)]
@@ -423,10 +425,10 @@ class Gatherer:
                 kind = self._counted_kind(plan, scope)
                 holders = self._quoting(plan, kind, scope)  # (ranked by the whole sentence: at 10k papers
                 # many hold "where to look")
-                ranked = [*(self.retriever.rank(plan.compared_phrase, paper_ids=holders, mode=self.mode,
+                described = _described_query(plan)
+                ranked = [*(self.retriever.rank(described, paper_ids=holders, mode=self.mode,
                                                 filters=scope.filters) if holders else []),
-                          *self.retriever.rank(plan.compared_phrase, paper_ids=kind, mode=self.mode,
-                                               filters=scope.filters)]
+                          *self.retriever.rank(described, paper_ids=kind, mode=self.mode, filters=scope.filters)]
                 candidates = [s.paper_id for s in ranked]
                 pointed += [pid for pid in dict.fromkeys(candidates) if pid not in scope.avoided and pid not in pointed]
             pointed = pointed[:plan.compared_count]
@@ -1057,6 +1059,17 @@ def _stated_sizes(sources: Sequence[Source], evidence: Sequence[Evidence]) -> li
         if found:
             sizes.append(StatedSize(found[0], *found[1]))
     return sizes if len(sizes) >= 2 else []
+
+
+def _described_query(plan: QuestionPlan) -> str:
+    """What papers counted together are found by: the describing sentence without its question-form words.
+    Whole, "Compare the two papers on diffusion models." ranked the DPO paper first (BM25: "compared"), and
+    "What's the difference between the two diffusion papers?" the visual-routing paper beside one on diffusion."""
+    kept = _WORD_TOKEN.sub(lambda m: "" if m.group(0).lower() in FORM_WORDS else m.group(0), plan.compared_phrase)
+    return " ".join(kept.split()) if content_terms(kept) else plan.compared_phrase
+
+
+_WORD_TOKEN = re.compile(r"[\w&'-]+")
 
 
 def _asked_sentences(question: str) -> list[str]:

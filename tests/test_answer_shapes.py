@@ -207,6 +207,17 @@ def test_papers_described_together_by_their_number_are_compared(seed_assistant) 
     assert_comparison_table(seed_assistant, answer, ["p12", "p18"])
 
 
+@pytest.mark.parametrize("question", ["Compare the two papers on diffusion models.",
+                                      "What is the difference between the two diffusion papers?"])
+def test_papers_counted_by_their_topic_are_found_by_it_not_by_the_question_form(seed_assistant, question) -> None:
+    """The counted papers were ranked by the whole sentence: BM25 gave "compare" to the DPO paper ("which pairs
+    should be compared"), and "difference between" pulled the visual-routing paper in beside a diffusion one."""
+    answer = seed_assistant.answer(question)
+    order = [row["paper_id"] for row in answer.table]  # (by how well each matches: no order is asked for)
+    assert sorted(order) == ["p12", "p15"], answer.text
+    assert_comparison_table(seed_assistant, answer, order)
+
+
 def test_papers_described_one_and_another_are_compared(seed_assistant) -> None:
     """Described, not named, one per half: "one ... and another that ..."."""
     answer = seed_assistant.answer("I recall one paper that builds a testbed for finding where agent systems fail, "
