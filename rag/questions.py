@@ -284,7 +284,8 @@ _CONTRIBUTING = re.compile(r"\b(?:introduc|propos|present|buil[dt]|releas|contri
 # Asking for the papers like one paper: phrases that ask for papers themselves ("Anything similar?", "What else is
 # like V33DA?", "similar papers"), or a relation ("similar to", "related to") in a question asking for papers.
 _LIKE_REQUEST = re.compile(r"\b(?:papers?|works?|ones?|anything|something|else)\s+(?:(?:is|are)\s+)?(?:like|similar)\b"
-                           r"|\bmore\s+like\b|\bsimilar\s+(?:papers|works|ones|studies|abstracts)\b", re.IGNORECASE)
+                           r"|\bmore\s+like\b|\bsimilar\s+(?:papers?|works?|ones?|stud(?:y|ies)|abstracts?)\b",
+                           re.IGNORECASE)
 _RELATED = re.compile(r"\b(?:similar|related|comparable|closest|close|akin|analogous)\s+(?:to|with)\b", re.IGNORECASE)
 _ASKING_ELSE = re.compile(r"\b(?:else|other|recommend|suggest)\b", re.IGNORECASE)
 # A definite plural set of papers ("the diffusion papers", "the papers about RL") that a question asks something of

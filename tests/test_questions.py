@@ -1290,6 +1290,8 @@ def test_a_paper_set_aside_by_its_spelled_out_name_is_avoided(seeds: list[Paper]
     ("Recommend work related to the flood paper.", True),
     ("I liked the flood paper. Anything similar?", True),
     ("Any similar papers to GlowNet?", True),
+    ("Is there a similar paper?", True),  # (one asked for, as much as several)
+    ("Any similar study?", True),
     ("Is GlowNet similar to TideFormer?", False),  # whether two are alike: no papers asked for
     ("How is GlowNet related to forecasting?", False),
 ])
