@@ -546,6 +546,15 @@ def test_who_working_on_something_is_not_asking_for_authors(seed_assistant) -> N
     assert not answer.refused and "p18" in cited_ids(answer), answer.text
 
 
+def test_a_sentence_writing_every_word_asked_is_relevant_however_low_its_similarity(seed_assistant) -> None:
+    """MiniLM scores "What is a probe bank?" at 0.23 against VolumeProbe's sentence on its "offline coarse-to-fine
+    probe bank", under the relevance floor, and the answer had been that the abstracts don't answer it."""
+    answer = seed_assistant.answer("What is a probe bank?")
+    assert not answer.refused and cited_ids(answer)[:1] == ["p14"], answer.text
+    assert "probe bank" in answer.text, answer.text
+    assert seed_assistant.answer("What is a bank?").refused  # (one word written is no evidence)
+
+
 def test_a_list_asking_for_code_finds_the_sentences_saying_where_it_is(seed_assistant) -> None:
     """ "ship code" is written in no abstract, and the four sentences on code ("Code is available at ...", "code
     ... provided in the supplementary material", "We will open-source code ...") had scored too low to clear the
