@@ -130,8 +130,9 @@ class Settings(BaseSettings):
         description="Weight of each candidate's best stored sentence similarity added in hybrid fusion (0: off).",
     )
     min_relevance: float = Field(
-        0.25, ge=0.0, le=1.0, description="Below this evidence similarity the extractive answer refuses (unless a sentence writes "
-                     "every content word of a question of two or more)."
+        0.25, ge=0.0, le=1.0,
+        description="Below this evidence similarity the extractive answer refuses (unless a sentence writes every "
+                    "content word of a question of two or more)."
     )
 
     # --- answering ---------------------------------------------------------

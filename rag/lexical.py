@@ -238,7 +238,6 @@ def stem(word: str) -> str:
     return _STEMMER.stemWord(word.lower())
 
 
-
 # The generic words by stem: "models" is as generic as "model".
 GENERIC_STEMS = frozenset(stem(w) for w in GENERIC_WORDS)
 
