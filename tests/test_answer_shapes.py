@@ -85,6 +85,13 @@ def assert_comparison_table(assistant: Assistant, answer: Answer, order: list[st
         assert quoted >= 2, f"row {paper_id} quotes {quoted} of {len(COLUMNS)} columns: {row}"
 
 
+def assert_comparison_of(assistant: Assistant, answer: Answer, papers: set[str]) -> None:
+    """A comparison table of exactly ``papers``, in whatever order they were found (none was asked for)."""
+    order = [row["paper_id"] for row in answer.table]
+    assert set(order) == papers and len(order) == len(papers), answer.text
+    assert_comparison_table(assistant, answer, order)
+
+
 def listed(answer: Answer) -> tuple[list[str], list[str]]:
     """(numbered members, "possibly also" papers) of a list answer."""
     members, possible = [], []
@@ -204,7 +211,7 @@ def test_papers_described_together_by_their_number_are_compared(seed_assistant) 
     """No name, no description of each: "two abstracts" and what they share pick the papers."""
     answer = seed_assistant.answer("Two abstracts here cut cost by handling only some tokens differently. "
                                    "How do they differ?")
-    assert_comparison_table(seed_assistant, answer, ["p12", "p18"])
+    assert_comparison_of(seed_assistant, answer, {"p12", "p18"})
 
 
 @pytest.mark.parametrize("question", ["Compare the two papers on diffusion models.",
@@ -212,10 +219,7 @@ def test_papers_described_together_by_their_number_are_compared(seed_assistant) 
 def test_papers_counted_by_their_topic_are_found_by_it_not_by_the_question_form(seed_assistant, question) -> None:
     """The counted papers were ranked by the whole sentence: BM25 gave "compare" to the DPO paper ("which pairs
     should be compared"), and "difference between" pulled the visual-routing paper in beside a diffusion one."""
-    answer = seed_assistant.answer(question)
-    order = [row["paper_id"] for row in answer.table]  # (by how well each matches: no order is asked for)
-    assert sorted(order) == ["p12", "p15"], answer.text
-    assert_comparison_table(seed_assistant, answer, order)
+    assert_comparison_of(seed_assistant, seed_assistant.answer(question), {"p12", "p15"})
 
 
 def test_papers_described_one_and_another_are_compared(seed_assistant) -> None:
