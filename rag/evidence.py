@@ -755,13 +755,14 @@ def specific_terms(question: str, terms: Sequence[str], acronyms: Acronyms, know
     a short acronym the corpus neither defines nor uses ("AI") is a field word, not a name.
     """
     starts = {m.group(1).rstrip(".'") for m in _SENTENCE_START.finditer(question)}  # "Fine. Which ..." -> Fine
+    bars = _thresholds(question)
     out = []
     for term in terms:
         if term.lower() in OWN_LIMITS and not _PRIOR_WORK.search(question) or term.lower() in RELEASED_THINGS:
             out.append(term)  # "What are its limitations?", "Does DaTMe release code?": fields abstracts seldom fill
         elif "-" in term.strip("-") and not specific_terms(question, term.split("-"), acronyms, known):
             continue  # "GNN-style": specific only through a part that is
-        elif term in _thresholds(question):
+        elif term in bars:
             continue  # "by more than 3.0 points": a bar for the stated figure, which the abstract need not write
         elif (term.lower() in METADATA_WORDS or any(c.isdigit() or c == "&" for c in term)
                 or any(c.isupper() for c in term[1:])):
