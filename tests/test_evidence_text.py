@@ -6,6 +6,7 @@ Pure functions over the shipped seed corpus and the hand-written mini corpus; no
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from rag.evidence import (
     _definitions,
     abbreviated,
     asked_roles,
+    contribution,
     identity,
     may_name_other_than,
     names_asked,
@@ -28,6 +30,7 @@ from rag.evidence import (
     term_stems,
     words,
 )
+from rag.types import Evidence, Source
 
 MINI_CORPUS = Path(__file__).resolve().parent / "data" / "mini_corpus.jsonl"
 
@@ -214,3 +217,47 @@ def test_the_named_things_a_question_asks_for(question, noun) -> None:
 def test_a_sentence_may_name_something_besides_its_paper(sentence, names) -> None:
     """Before an answer says an abstract names none of the models or datasets asked for, any plain name counts."""
     assert may_name_other_than(sentence, "ReefNet") is names
+
+
+def _contribution_of(label: str, sentences: list[tuple[str, str]]) -> str:
+    """The sentence ``contribution`` picks from (text, role) pairs of one paper labelled ``label``."""
+    paper = make_paper(" ".join(text for text, _ in sentences), id="r1")
+    paper = replace(paper, label=label)
+    split = split_sentences(paper.text)
+    assert len(split) == len(sentences)
+    evidence = [Evidence(1, paper.id, s, 0.0, 0.0, role) for s, (_, role) in zip(split, sentences, strict=True)]
+    picked = contribution(evidence, Source(1, paper, 0.0, 0.0, 0.0))
+    assert picked is not None
+    return picked.sentence.text
+
+
+def test_a_topic_label_defined_in_the_problem_sentence_is_not_the_contribution() -> None:
+    """A paper with no coined name is labelled by the topic its first sentence defines ("Current Reef Survey
+    Drones (RSDs) struggle ..."): that sentence spells the label out, but the authors say what they do later."""
+    picked = _contribution_of("Reef Survey Drones", [
+        ("Current Reef Survey Drones (RSDs) struggle to count fish in murky water.", "problem"),
+        ("We trace the failure to glare on the lens.", "method"),
+        ("To overcome this, we introduce a polarised prompting method for the drone camera.", "method"),
+    ])
+    assert picked.startswith("To overcome this, we introduce")
+
+
+def test_the_authors_naming_their_contribution_still_come_first() -> None:
+    picked = _contribution_of("ReefNet", [
+        ("Coral bleaching is hard to see from above.", "problem"),
+        ("We close this gap with ReefNet, a benchmark of 4,000 annotated reef tiles.", "data"),
+        ("We introduce a colour prior for the tiles.", "method"),
+    ])
+    assert picked.startswith("We close this gap with ReefNet")
+
+
+def test_a_contribution_statement_counts_whatever_role_the_model_gave_it() -> None:
+    """The role model reads "We propose ... and verify ..." as a result, and "Bleaching is large-x: ..." as
+    method; the first method sentence was quoted as what the paper is."""
+    picked = _contribution_of("Coral bleaching", [
+        ("Coral bleaching is spreading.", "problem"),
+        ("Bleaching is large-x: the signal spreads across many reefs.", "method"),
+        ("We formalize reef monitoring as recovering a shift on a small manifold.", "problem"),
+        ("We propose a survey design and verify it on two reefs.", "result"),
+    ])
+    assert picked.startswith("We formalize reef monitoring")
