@@ -55,7 +55,7 @@ from .evidence import (
     words,
 )
 from .filters import Filters
-from .lexical import FORM_WORDS, stem
+from .lexical import FORM_WORDS, NON_TOPICAL, stem
 from .questions import (
     Kind,
     QuestionPlan,
@@ -1106,14 +1106,18 @@ def _with_paper_prior(evidence: Sequence[Evidence], sources: Sequence[Source]) -
     return sorted(boosted, key=lambda e: -e.score)
 
 
+_NOT_CONTENT = FORM_WORDS | NON_TOPICAL
+
+
 def _surface_by_stem(text: str) -> dict[str, str]:
-    """Each content stem of a text with the first surface word that produced it, in text order.
+    """Each content stem of a text with the first surface word that produced it, in text order; words that say
+    nothing of a topic ("during", "whether": ``NON_TOPICAL``) are none, as in topic names.
 
     Markdown emphasis is dropped first: "**R**ole **I**nference" gave the words "ole" and "nference".
     """
     out: dict[str, str] = {}
     for word in words(text.replace("*", "")):
-        if len(word) > 3 and not any(c.isdigit() for c in word) and word.lower() not in FORM_WORDS:
+        if len(word) > 3 and not any(c.isdigit() for c in word) and word.lower() not in _NOT_CONTENT:
             surface = word if any(c.isupper() for c in word[1:]) else word.lower()
             for s in term_stems([word]):
                 out.setdefault(s, surface)

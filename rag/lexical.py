@@ -22,6 +22,7 @@ from pathlib import Path
 import bm25s
 import numpy as np
 import Stemmer
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from .corpus import Paper
 from .generic_terms import GENERIC_WORDS
@@ -56,6 +57,10 @@ STOPWORDS = frozenset(bm25s.stopwords.STOPWORDS_EN) | frozenset(
     "so some such than that the their theirs them then there these they this those through to too under until "
     "up very was we were what when where which while who whom whose why will with would you your".split()
 )
+# Words that never say what a paper is about: the stopwords above plus scikit-learn's longer English list
+# ("during", "whether", "become", "already"). Topic names and a comparison's terms in common leave them out;
+# BM25 keeps them, since they change which abstracts a quoted phrase matches.
+NON_TOPICAL = STOPWORDS | frozenset(ENGLISH_STOP_WORDS)
 # Words that say what form the answer should take or point at the corpus itself; they are
 # never content to be matched, shown as matched, or reported missing ("papers", "compare", ...).
 FORM_WORDS = frozenset(

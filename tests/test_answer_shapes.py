@@ -15,6 +15,7 @@ from answer_checks import assert_citations_valid, cited_ids, markers, number_of
 
 from rag.assistant import Answer, Assistant, QuestionError
 from rag.gather import CLAUSE_RUNNER_UP, MAX_CLOSEST
+from rag.lexical import NON_TOPICAL
 from rag.questions import content_terms, plan_question
 from rag.types import Message
 
@@ -1341,6 +1342,17 @@ def test_a_comparisons_distinctive_terms_leave_out_each_papers_own_name(seed_ass
     shared = seed_assistant.answer("Compare DaTMe and the Token Hypothesis").text
     assert "token" in shared.split("In common")[1].split("Only")[0], shared
 
+
+
+@pytest.mark.parametrize("question", ["Compare DaTMe and the text-to-image compositional study",
+                                      "Compare Who&When Pro and RISE"])
+def test_a_comparisons_terms_in_common_are_no_function_words(seed_assistant, question) -> None:
+    """ "In common: ..., during, semantically, whether" and "In common: become" read as if the two papers shared
+    a theme; such words are left out, as they are of topic names."""
+    line = next(x for x in seed_assistant.answer(question).text.splitlines() if x.startswith("_"))
+    listed = {w.strip(" _.").lower() for part in re.findall(r"(?:use\)|Only [^:]+):([^.]*)\.", line)
+              for w in part.split(",")}
+    assert listed and not listed & NON_TOPICAL, line
 
 def test_the_first_three_of_a_list_are_taken_from_a_list_that_long(seed_assistant) -> None:
     """ "Compare the first two" after a list compared only its first paper; "What about the first three?" after
