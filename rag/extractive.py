@@ -31,6 +31,8 @@ LEAD = "Closest to the question in each abstract:"
 REFUSAL = "The abstracts in this corpus don't answer this question."
 REASON_CAVEAT = ("The abstract doesn't explain this in so many words; here is what it states "
                  "(check the question's premise against it):")
+WEAK_NOTE = ("_Weak match: these are the closest sentences the abstracts have, but none is close to the question; "
+             "check that they answer it._")
 COLUMNS: tuple[tuple[str, tuple[Role, ...]], ...] = (
     ("Problem", ("problem",)),
     ("Approach", ("method",)),
@@ -355,4 +357,6 @@ def compose(gathered: Gathered, limit: int) -> Composed:
         if (e.paper_id, e.sentence) not in quoted:
             quoted.add((e.paper_id, e.sentence))
             chosen.append(e)
-    return fact(chosen, sources, REASON_CAVEAT if gathered.premise_check else None, gathered.lead)
+    caveats = [note for note, applies in ((WEAK_NOTE, gathered.weak), (REASON_CAVEAT, gathered.premise_check))
+               if applies]
+    return fact(chosen, sources, "\n\n".join(caveats) or None, gathered.lead)

@@ -14,6 +14,9 @@ import pytest
 from answer_checks import assert_citations_valid, cited_ids, markers, number_of
 
 from rag.assistant import Answer, Assistant, QuestionError
+from rag.citations import answer_sentences
+from rag.evaluation import is_refusal
+from rag.extractive import WEAK_NOTE
 from rag.gather import CLAUSE_RUNNER_UP, MAX_CLOSEST
 from rag.lexical import NON_TOPICAL
 from rag.questions import content_terms, plan_question
@@ -1510,3 +1513,22 @@ def test_one_paper_asked_for_on_a_topic_the_abstracts_do_not_write_is_none(seed_
         assert answer.text.startswith("No paper in the corpus clearly matches"), answer.text
     else:
         assert not answer.refused and cited_ids(answer)[:1] == [answered_by], answer.text
+
+
+@pytest.mark.parametrize("question", ["What is the best way to cook pasta with neural networks?",
+                                      "Which paper would help me if I care about privacy in federated learning?"])
+def test_a_loosely_matching_fact_answer_says_it_is_a_weak_match(seed_assistant, question) -> None:
+    """No abstract is about cooking or federated privacy, yet a sentence clears the relevance floor: the answer
+    quotes it, and says the match is weak. The note is the answer's own, neither a claim nor a refusal."""
+    answer = seed_assistant.answer(question)
+    assert answer.kind == "fact" and not answer.refused, answer.text
+    assert answer.text.startswith(WEAK_NOTE), answer.text
+    assert cited_ids(answer) and not is_refusal(answer.text)
+    assert all("Weak match" not in claim for claim, _ in answer_sentences(answer.text))
+
+
+@pytest.mark.parametrize("question", ["Is there work on speeding up diffusion models?", "Which paper studies birds?",
+                                      "Any papers on tabular data?"])
+def test_a_fact_answer_that_matches_well_has_no_weak_match_note(seed_assistant, question) -> None:
+    answer = seed_assistant.answer(question)
+    assert cited_ids(answer) and WEAK_NOTE not in answer.text, answer.text
