@@ -585,7 +585,8 @@ class Gatherer:
                                if (best := next((e for e in gathered.evidence if e.paper_id == pid), None))]
         gathered.missing = self._not_stated(plan, relevant, gathered, asked)
         best = gathered.evidence[0]
-        gathered.weak = not pointed and best.similarity < WEAK_MATCH and best.coverage < WEAK_COVERAGE
+        gathered.weak = (gathered.missing is None and not pointed and best.similarity < WEAK_MATCH
+                         and best.coverage < WEAK_COVERAGE)
         return gathered
 
     def _relevant(self, plan: QuestionPlan, evidence: Sequence[Evidence]) -> bool:
