@@ -703,7 +703,14 @@ def abbreviated(term: str, question: str, text: str) -> str:
     """Where a name the question spells out in capitals ("Stable Diffusion") is in the text only as its initials
     followed by capitals or digits ("SD1.5", "SDXL", "SD3"), as abstracts name model versions without ever
     defining the acronym: the first such token, else "". Every run of two or more capitalised words around the
-    term is tried, so a capitalised first word of the question ("Which Stable Diffusion ...") hides nothing."""
+    term is tried, so a capitalised first word of the question ("Which Stable Diffusion ...") hides nothing. A
+    camel-case name is abbreviated by its capitals, when it has MIN_CAMEL_CAPITALS of them: "ScienceQA-image" is
+    DGP's "SQA$^{I}$" (a refusal had said DGP's abstract does not mention it)."""
+    for part in term.split("-"):
+        capitals = "".join(c for c in part if c.isupper())
+        found = re.search(rf"\b{capitals}", text) if len(capitals) >= MIN_CAMEL_CAPITALS and capitals != part else None
+        if found:
+            return capitals
     for run in _CAPITALISED_RUN.finditer(question):
         names = run.group().split()
         for span in (names[i:j] for i in range(len(names)) for j in range(i + 2, len(names) + 1)):
@@ -714,6 +721,7 @@ def abbreviated(term: str, question: str, text: str) -> str:
 
 
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
+MIN_CAMEL_CAPITALS = 3  # two ("ImageNet" -> "IN") would be found by chance in many abstracts; chosen, not tuned
 
 
 def named_phrase(term: str, question: str) -> str:

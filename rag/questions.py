@@ -1574,7 +1574,10 @@ def _written_as_name(phrase: str) -> bool:
     return bool(re.search(r"[A-Z]", phrase))
 
 
-_AGAINST_PHRASE = r"((?:(?!(?:in|on|for|at|across|under|when|by|regarding|and|or)\b(?!-))[\w&+.'-]+\s*){1,5})"
+# A word of the phrase may hold periods ("LLaVA-1.5-7B") but not end at one: "compared to plain LLaVA-1.5-7B. What's
+# the number?" had read "plain LLaVA-1.5-7B What's the number" as the method compared against, and said it was missing.
+_AGAINST_PHRASE = (r"((?:(?!(?:in|on|for|at|across|under|when|by|regarding|and|or)\b(?!-))"
+                   r"[\w&+'-]+(?:\.[\w&+'-]+)*\s*){1,5})")
 _AGAINST = re.compile(r"\b(?:compare[sd]?|comparing|fares?|stacks?\s+up)\s+(?:\w+\s+){0,2}?(?:with|to|against)\s+"
                       + _AGAINST_PHRASE, re.IGNORECASE)
 # "Does IndRM beat the PC algorithm?": a method beaten, when named ("peer learning beats learning alone" describes

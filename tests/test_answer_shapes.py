@@ -1549,3 +1549,12 @@ def test_a_comparison_table_does_not_repeat_the_sentences_quoted_above_it(seed_a
     cells = [c for line in table.splitlines() if line.startswith("|") for c in re.split(r"(?<!\\)\|", line)[2:-1]]
     quoted_cells = [unmarked(c).rstrip(". …") for c in cells if markers(c)]
     assert quoted_cells and not [c for c in quoted_cells if c in lead], answer.text
+
+
+def test_a_baseline_written_in_the_abstract_is_not_said_missing_for_an_adjective(seed_assistant) -> None:
+    """ "compared to plain LLaVA-1.5-7B" was said missing ("plain" is in no abstract) beside DGP's own "over the
+    LLaVA-1.5-7B baseline": what a paper is compared against is missing when its name is."""
+    answer = seed_assistant.answer("What gain does DGP get compared to plain LLaVA-1.5-7B? Give me the figure.")
+    assert not answer.refused and "LLaVA-1.5-7B baseline" in answer.text, answer.text
+    refused = seed_assistant.answer("How does DGP compare to plain InstructBLIP-9?")
+    assert refused.refused and '"plain InstructBLIP-9"' in refused.text, refused.text

@@ -128,6 +128,10 @@ def test_acronym_additions_equal_the_plain_scan_in_order() -> None:
     ("Stable", "Which Stable Video Diffusion models?", "We test SD1.5.", ""),  # not a contiguous name
     ("Stable", "Which stable diffusion versions?", "We test SD1.5.", ""),  # not written as a name
     ("Stable", "Which Stable Diffusion editor?", "We build on SDEdit.", ""),  # a word that goes on in lower case
+    # a camel-case name by its capitals, three or more of them
+    ("ReefScanQA-night", "How well does it do on ReefScanQA-night?", "Gains of +2.1 on RSQA$^{N}$.", "RSQA"),
+    ("CoralNet", "Results on CoralNet?", "Tested on CN and on reefs.", ""),  # two capitals come by chance
+    ("ReefScanQA", "Results on ReefScanQA?", "Tested on reef scans.", ""),
 ])
 def test_abbreviated_finds_a_spelled_out_name_written_as_its_initials(term, question, text, expected) -> None:
     assert abbreviated(term, question, text) == expected

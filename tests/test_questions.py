@@ -1007,6 +1007,8 @@ def test_a_name_an_abstract_only_uses_points_at_it_only_when_nothing_else_names_
     ("How does GlowNet stack up against manual counting?", ["manual counting"]),
     ("How does PathRoute fare against OR-Tools for large fleets?", ["OR-Tools"]),
     ("How do these two papers compare?", []),
+    # the phrase ends with its sentence; a period inside a name does not end it
+    ("How much does GlowNet gain compared to plain YOLO-v8.1. What's the number?", ["plain YOLO-v8.1"]),
 ])
 def test_what_a_question_compares_a_paper_with(question, against) -> None:
     assert compared_against(question) == against
