@@ -1558,3 +1558,13 @@ def test_a_baseline_written_in_the_abstract_is_not_said_missing_for_an_adjective
     assert not answer.refused and "LLaVA-1.5-7B baseline" in answer.text, answer.text
     refused = seed_assistant.answer("How does DGP compare to plain InstructBLIP-9?")
     assert refused.refused and '"plain InstructBLIP-9"' in refused.text, refused.text
+
+
+@pytest.mark.parametrize("question", ["Which papers involve an animal?", "Which papers use animal data?",
+                                      "Which papers involve animals?"])
+def test_a_list_criterion_reads_the_same_in_either_number(seed_assistant, question) -> None:
+    """ "animal" is 0.67 from "wildlife", "animals" 0.73: asked in the singular, the list had missed META-DINO's
+    "wildlife monitoring" that the plural found. The criterion's word is read in both numbers."""
+    answer = seed_assistant.answer(question)
+    members, _ = listed(answer)
+    assert {"p01", "p09"} <= set(members), answer.text

@@ -25,6 +25,7 @@ from rag.evidence import (
     may_name_other_than,
     names_asked,
     names_one_of,
+    number_twin,
     says_what_it_is,
     stated_count,
     term_stems,
@@ -265,3 +266,11 @@ def test_a_contribution_statement_counts_whatever_role_the_model_gave_it() -> No
         ("We propose a survey design and verify it on two reefs.", "result"),
     ])
     assert picked.startswith("We formalize reef monitoring")
+
+
+@pytest.mark.parametrize(("word", "twin"), [("animals", "animal"), ("animal", "animals"), ("studies", "study"),
+                                            ("study", "studies"), ("analysis", "analyses"), ("boxes", "box"),
+                                            ("class", "classes"), ("classes", "class"), ("corpus", "corpus"),
+                                            ("LLMs", "LLM")])
+def test_a_word_in_the_other_grammatical_number(word, twin) -> None:
+    assert number_twin(word) == twin
