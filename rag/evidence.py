@@ -674,7 +674,8 @@ class EvidenceScorer:
         words: each of its words taken alone drifts ("lower" ~ "higher" 0.79, "training-free" ~
         "training" 0.73), and on the tuning lists expanding them lost more than it found (mean F1
         0.70 -> 0.67 at RELATED_WORD_MIN). The word's own vector is used (on dev and probe-probe6 lists
-        encoding "animals" alone, rather than "data from animals", found the wildlife paper, no list lost).
+        encoding "animals" alone, rather than "data from animals", found the wildlife paper, no list lost),
+        and its twin in the other number (``number_twin``): a criterion's meaning has no number.
 
         ``distant``: the forms that share the word's stem but not its meaning: the stemmer makes
         "identifies" of "identifiability" (similarity 0.30), "experience" of "experiment" (0.27),
