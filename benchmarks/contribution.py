@@ -43,7 +43,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description="How often the contribution sentence is one a reader would quote.")
     p.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA,
                    help="folder of .jsonl.gz corpora (default: ../shared/corpora from the repository)")
-    p.add_argument("--errors", action="store_true", help="print each miss: the picked sentence and the acceptable ones")
+    p.add_argument("--errors", action="store_true",
+                   help="print each miss: the picked sentence and the numbers of the acceptable ones")
     return p.parse_args(argv)
 
 
