@@ -37,6 +37,7 @@ from .evidence import (
     EvidenceScorer,
     Match,
     abbreviated,
+    answering,
     content_terms,
     contribution,
     defines,
@@ -776,8 +777,8 @@ class Gatherer:
                 # (asked of given papers, "1 of these 6" or "none of these" is the answer)
         elif not members:
             possible = []  # nothing comes close: the list says so, without borderline guesses
-        if plan.asked_terms and not within:
-            members, possible = self._answering(plan.asked_terms, members), self._answering(plan.asked_terms, possible)
+        if plan.set_phrase and not within and (plan.asked_terms or plan.roles_asked_of_set):
+            members, possible = self._answering(plan, members), self._answering(plan, possible)
         named = plan.quoted if quoting else [" ".join(plan.asked_terms)] if within else plan.alternatives
         if plan.said_before and not quoting and members and len(named) < 2:  # (a plan said_before is never negated,
             named = [self._written_by(plan.criterion, members)]  # so it has no ``within``)
@@ -958,14 +959,23 @@ class Gatherer:
         found = contribution(own, Source(0, paper, 0.0, 0.0, 0.0))
         return Match(paper.id, found.sentence if found else match.sentence, match.score)
 
-    def _answering(self, terms: Sequence[str], matches: Sequence[Match]) -> list[Match]:
-        """Each member's sentence that best answers what is asked of the set ("datasets"), score kept."""
-        text = " ".join(terms)
-        vector = self.embedder.embed_query(self.scorer.acronyms.expand(text))
+    def _answering(self, plan: QuestionPlan, matches: Sequence[Match]) -> list[Match]:
+        """Each member's sentence that best answers what is asked of the set, score kept. Asked for a role
+        ("What datasets do the vision papers use?", "What do the diffusion papers find?"): its best sentence of
+        that role, or one writing the asked words; the list had quoted each vision paper's vision sentence. Asked
+        for anything else ("their methods for X"): the sentence that holds the asked words."""
+        roles = plan.roles_asked_of_set
+        text = " ".join(plan.asked_terms)
+        question = self.embedder.embed_query(plan.question)
+        vector = self.embedder.embed_query(self.scorer.acronyms.expand(text)) if text else None
         out = []
         for match in matches:
-            best = self.scorer.membership(text, vector, [self.papers[match.paper_id]])
-            out.append(Match(match.paper_id, best[0][1], match.score) if best else match)
+            paper = self.papers[match.paper_id]
+            scored = self.scorer.sentences(plan.asked_terms, question, [Source(0, paper, 0.0, 0.0, 0.0)],
+                                           plan.question) if roles else []
+            in_role = answering(scored, roles)
+            held = [s for _, s, _ in self.scorer.membership(text, vector, [paper])] if vector is not None else []
+            out.append(Match(match.paper_id, (in_role or held or [match.sentence])[0], match.score))
         return out
 
     def _list_pool(self, plan: QuestionPlan, scope: Scope) -> list[Paper]:

@@ -32,9 +32,18 @@ from typing import Literal
 
 from .chunking import split_sentences
 from .corpus import Paper, without_links
-from .evidence import DATA_RESOURCES, ROLE_CUES, Acronyms, content_terms, defines, referring_words, words
+from .evidence import (
+    DATA_RESOURCES,
+    ROLE_CUES,
+    Acronyms,
+    asked_roles,
+    content_terms,
+    defines,
+    referring_words,
+    words,
+)
 from .lexical import CORPUS_NOUNS, FORM_WORDS, GENERIC_STEMS, STOPWORDS, stem
-from .types import Message
+from .types import Message, Role
 
 Kind = Literal["fact", "list", "compare", "summary", "overview"]
 Expects = Literal["figure", "enumeration", "winner", "definition", "reason", "any"]
@@ -461,6 +470,16 @@ class QuestionPlan:
         if not self.collection_wide:
             return self.terms
         return [t for t in self.terms if t.lower() not in COLLECTION_TALK]
+
+    @property
+    def roles_asked_of_set(self) -> set[Role]:
+        """The sentence roles asked of each paper of the set the question describes: "find" of "What do the
+        diffusion papers find?", not "benchmark" of "the benchmark papers" nor "show" of "Show me the diffusion
+        model papers"."""
+        if not self.set_phrase:
+            return set()
+        asking = self.question[listing.end():] if (listing := _LIST_VERB.match(self.question)) else self.question
+        return asked_roles(asking) - asked_roles(self.set_phrase)
 
     @property
     def asked_terms(self) -> list[str]:

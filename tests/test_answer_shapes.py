@@ -20,6 +20,7 @@ from rag.extractive import LEAD, QUOTED_ABOVE, WEAK_NOTE
 from rag.gather import CLAUSE_RUNNER_UP, MAX_CLOSEST
 from rag.lexical import NON_TOPICAL
 from rag.questions import content_terms, plan_question
+from rag.roles import reports_experiment
 from rag.types import Message
 
 GNN_PAPERS = {"m2", "m5", "m6"}
@@ -573,6 +574,26 @@ def test_a_list_asking_for_code_finds_the_sentences_saying_where_it_is(seed_assi
     answer = seed_assistant.answer("Which papers ship their code?")
     assert answer.kind == "list" and not answer.refused, answer.text
     assert {"p04", "p07", "p10", "p16"} <= set(cited_ids(answer)), answer.text  # CoCHI, RISE, V33DA, DGP
+
+
+@pytest.mark.parametrize("question", ["What datasets are used across the vision papers?",
+                                      "Which benchmarks do the vision papers evaluate on?"])
+def test_what_a_described_set_is_asked_for_is_what_each_member_is_quoted_for(seed_assistant, question) -> None:
+    """Asked what data the vision papers use, each listed paper is quoted where it says what it ran on or names a
+    dataset or benchmark; the list had quoted each paper's vision sentence ("We propose a label-free approach to
+    adapt ... vision foundation models ...") under a question about datasets (issue 7, "Why")."""
+    answer, members, _ = answered_list(seed_assistant, question)
+    assert len(members) >= 2, answer.text
+    bodies = [m["body"] for m in map(ITEM_HEAD.match, answer.text.splitlines()) if m]
+    assert all(reports_experiment(b) or re.search(r"dataset|benchmark", b, re.IGNORECASE) for b in bodies), bodies
+
+
+def test_a_request_to_show_the_papers_asks_no_role_of_them(seed_assistant) -> None:
+    """ "Show me the diffusion model papers": "show" asks for the list, not for what each paper shows, so each
+    paper is quoted where it is about diffusion models, not by its results."""
+    answer, members, _ = answered_list(seed_assistant, "Show me the diffusion model papers.")
+    bodies = [m["body"] for m in map(ITEM_HEAD.match, answer.text.splitlines()) if m]
+    assert len(members) >= 2 and all("diffusion model" in b.lower() for b in bodies), answer.text
 
 
 def test_papers_set_aside_by_description_leave_the_list(seed_assistant) -> None:
