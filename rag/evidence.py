@@ -34,7 +34,7 @@ from .corpus import Paper
 from .embedding import Embedder
 from .lexical import CORPUS_NOUNS, FORM_WORDS, GENERIC_STEMS, STOPWORDS, TermWeights, singular_acronym, stem, words
 from .paper_cache import PaperCache
-from .roles import lists_settings, reports_experiment, sentence_roles
+from .roles import names_setting, reports_experiment, sentence_roles
 from .types import Evidence, Role, Source
 
 # Bibliographic facts abstracts almost never carry: asked for and absent, they are "not stated".
@@ -321,12 +321,13 @@ def answering(scored: Sequence[Evidence], asked: set[Role]) -> list[Sentence]:
     """The sentences of one paper that answer a question asking for these roles, best first (``scored``: best
     first): those of an asked role or writing what it asks. A sentence reporting an evaluation is where most
     abstracts name their data, whatever its place in the abstract ("Across subcellular fluorescence microscopy,
-    Earth observation, ... META-DINO outperforms ..."): few give their data a sentence of their own, and one
-    listing what the evaluation ran on comes first ("It also exceeds highly-specialized domain-specific state of
-    the art" had been quoted for META-DINO's datasets)."""
+    Earth observation, ... META-DINO outperforms ..."): few give their data a sentence of their own. Those writing the
+    asked words, or (for data) saying what the evaluation ran on, come first ("It also exceeds highly-specialized
+    domain-specific state of the art" had been quoted for META-DINO's datasets)."""
     data = "data" in asked
     found = [e for e in scored if e.role in asked or e.coverage > 0 or (data and reports_experiment(e.sentence.text))]
-    return [e.sentence for e in sorted(found, key=lambda e: not (data and lists_settings(e.sentence.text)))]
+    first = [e for e in found if e.coverage > 0 or data and names_setting(e.sentence.text)]
+    return [e.sentence for e in first + [e for e in found if e not in first]]
 
 
 _HOW_WELL = re.compile(r"\bhow\s+(?:well|good|effective|accurate|successful)\b", re.IGNORECASE)

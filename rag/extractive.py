@@ -22,12 +22,17 @@ from dataclasses import dataclass, field
 from .chunking import Sentence
 from .evidence import NUMBER_WORDS, Match, contribution
 from .gather import Gathered, Missing, StatedSize
+from .roles import names_setting
 from .types import Evidence, Role, Source, escape_brackets
 
 KEEP_WITHIN = 0.8  # a fact answer's further sentences score at least this share of the best one (dev set)
 OTHER_PAPER_WITHIN = 0.95  # ... and a sentence of another paper nearly as much as the best (dev set)
 CELL_WORDS = 28  # a comparison-table cell quotes at most this many words of its sentence (readability)
 QUOTED_ABOVE = "(quoted above)"  # a cell whose role's only sentence the comparison's lead already quotes
+# A data cell whose paper states its setting only in the sentence of its main result ("Experiments across multiple
+# LLMs show ... on five multiple-choice question answering benchmarks"): 693 of the 947 table rows over the tuning
+# sets had shown "—" there, as if the abstract said nothing of its data.
+IN_RESULT = "(in the main result)"
 LEAD = "Closest to the question in each abstract:"
 REFUSAL = "The abstracts in this corpus don't answer this question."
 REASON_CAVEAT = ("The abstract doesn't explain this in so many words; here is what it states "
@@ -254,22 +259,42 @@ def comparison(sources: Sequence[Source], evidence: Sequence[Evidence], shared: 
         said = {e.sentence for e in closest if e.paper_id == source.paper.id}
         above = [e for e in own if e.sentence in said]  # (as scored for the table: the lead's may be a clause's)
         used: list[Evidence] = list(above)  # one sentence fills one cell: a label defined in the problem sentence
-        for name, roles in COLUMNS:  # made it the "contribution" too, and the row said the same thing twice
+        picks: dict[str, Evidence | None] = {}
+        for name, roles in sorted(COLUMNS, key=lambda column: column[1] == ("data",)):  # (the data cell last:)
             picked = by_role(own, roles, used) if by_relevance or roles != ("method",) else contribution(own, source)
             picked = by_role(own, roles, used) if picked in used else picked
+            picked = picked or (_setting(own, used) if roles == ("data",) else None)  # (the result keeps its own)
+            picks[name] = picked
+            used += [picked] if picked else []
+        for name, roles in COLUMNS:  # made it the "contribution" too, and the row said the same thing twice
+            picked = picks[name]
+            if picked is None and roles == ("data",) and _evaluates(picks.values()):
+                cells.append(IN_RESULT)  # (its sentence is the result's: the structured row has none of its own)
+                row[name] = None
+                continue
             if picked is None:  # no other sentence in this role; the abstract may still say it elsewhere
                 quoted = by_role(above, roles)
                 cells.append(QUOTED_ABOVE if quoted else "—")
                 row[name] = quoted.sentence.text if quoted else None
                 continue
             chosen.append(picked)
-            used.append(picked)
             cells.append(cite(_cell(picked.sentence.text), source.number))
             row[name] = picked.sentence.text
         lines.append(f"| {_heading(source)} | " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
         table.append(row)
     lines += ["", f"_{_shared_line(sources, shared)}_"]
     return Composed("\n".join(lines), chosen, table=table)
+
+
+def _setting(own: Sequence[Evidence], used: Collection[Evidence]) -> Evidence | None:
+    """A paper's sentence saying what it was evaluated on, when none has the data role ("Across subcellular
+    fluorescence microscopy, Earth observation, ..., META-DINO outperforms ..."), not quoted in another cell."""
+    return next((e for e in own if e not in used and names_setting(e.sentence.text)), None)
+
+
+def _evaluates(picks: Collection[Evidence | None]) -> bool:
+    """Whether the row's main result says what the paper was evaluated on."""
+    return any(e is not None and e.role == "result" and names_setting(e.sentence.text) for e in picks)
 
 
 def _sizes_line(sizes: Sequence[StatedSize], sources: Sequence[Source]) -> str:

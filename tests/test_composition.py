@@ -32,6 +32,7 @@ from rag.assistant import Answer, Assistant
 from rag.chunking import Sentence
 from rag.citations import SUPPORT_THRESHOLD, answer_sentences, score_support
 from rag.corpus import make_paper
+from rag.extractive import IN_RESULT
 from rag.gather import _with_paper_prior
 from rag.generation import Message
 from rag.questions import plan_question
@@ -230,7 +231,7 @@ def test_comparison_gives_each_named_paper_its_own_row_in_the_order_named(mini, 
     assert [pid for pid, _ in rows] == order, answer.text
     assert sorted(cited_ids(answer)) == sorted(order)
     for paper_id, cells in rows:
-        quotes = [c for c in cells if c != "—"]
+        quotes = [c for c in cells if c not in ("—", IN_RESULT)]
         assert quotes, (paper_id, cells)
         for cell in quotes:
             assert set(markers(cell)) == {number_of(answer, paper_id)}  # each row cites only its paper
