@@ -375,7 +375,7 @@ class Gatherer:
         Wording alone decided this before: of 25 overview requests written blind ("Give me the lay of the land",
         "themes?", "what's everyone working on?") one got the overview; the rest were refused or quoted one paper.
         """
-        if plan.negated or plan.conjuncts or plan.carried or plan.wants_papers \
+        if plan.negated or plan.conjuncts or plan.carried or plan.wants_papers or plan.set_phrase \
                 or any(t.lower() in METADATA_WORDS for t in plan.terms):  # ("Who are the authors here?": not stated)
             return False
         prototypes = np.stack(self.embedder.embed_queries(list(OVERVIEW_PROTOTYPES)))
@@ -777,7 +777,7 @@ class Gatherer:
                 # (asked of given papers, "1 of these 6" or "none of these" is the answer)
         elif not members:
             possible = []  # nothing comes close: the list says so, without borderline guesses
-        if plan.set_phrase and not within and (plan.asked_terms or plan.roles_asked_of_set):
+        if plan.set_phrase and not within and (plan.asked_terms or plan.roles_asked_of_set or plan.about_its_set):
             members, possible = self._answering(plan, members), self._answering(plan, possible)
         named = plan.quoted if quoting else [" ".join(plan.asked_terms)] if within else plan.alternatives
         if plan.said_before and not quoting and members and len(named) < 2:  # (a plan said_before is never negated,
@@ -963,8 +963,11 @@ class Gatherer:
         """Each member's sentence that best answers what is asked of the set, score kept. Asked for a role
         ("What datasets do the vision papers use?", "What do the diffusion papers find?"): its best sentence of
         that role, or one writing the asked words; the list had quoted each vision paper's vision sentence. Asked
-        for anything else ("their methods for X"): the sentence that holds the asked words."""
+        about the papers themselves or their contribution: the sentence that stands for each. Asked for anything
+        else ("their methods for X"): the sentence that holds the asked words."""
         roles = plan.roles_asked_of_set
+        if plan.about_its_set and not plan.asked_terms and roles <= {"method"}:  # "Tell me about the medical papers",
+            return [self._contribution_match(m) for m in matches]  # "the contribution of each LLM paper": what each is
         text = " ".join(plan.asked_terms)
         question = self.embedder.embed_query(plan.question)
         vector = self.embedder.embed_query(self.scorer.acronyms.expand(text)) if text else None

@@ -54,6 +54,7 @@ MAX_NAME_PAPERS = 3  # a token found in more abstracts than this is a term, not 
 LOWER_CASE_SHARE = 0.1
 
 # What a collection is a set of: its papers, or the methods they contribute ("Which methods ... are training-free?").
+_PAPER_NOUNS = r"(?:papers|works|studies|articles|abstracts|publications|submissions|preprints)"
 _SET_NOUN = (r"(?:papers|works|studies|articles|abstracts|publications|submissions|preprints|ones|methods|approaches"
              r"|techniques|frameworks)")
 _SET_VALUED = re.compile(
@@ -134,8 +135,19 @@ _CIRCUMSTANCE = re.compile(r"\b(?:where|when|whenever|whose|in\s+which|under\s+w
 # (its words are no set noun, relative or possessive: "list the papers that apply their methods to medical data" had
 # read "apply" as the set the papers are of)
 _NOT_IN_SET_PHRASE = rf"(?!(?:that|which|who|whose|where|their|its|{_SET_NOUN})\b)"
-_SET_PHRASE = re.compile(rf"\b(?:the|these|those|all)\s+((?:{_NOT_IN_SET_PHRASE}[\w&+-]+\s+){{0,3}}?"
-                         rf"{_NOT_IN_SET_PHRASE}[\w&+-]+)\s+{_SET_NOUN}\b", re.IGNORECASE)
+
+
+def _set_phrase_pattern(head: str) -> re.Pattern[str]:
+    """ "the vision papers", "each LLM paper": up to four words describing a set, before its head noun."""
+    described = rf"((?:{_NOT_IN_SET_PHRASE}[\w&+-]+\s+){{0,3}}?{_NOT_IN_SET_PHRASE}[\w&+-]+)"
+    return re.compile(rf"\b(?:the|these|those|all)\s+{described}\s+{head}\b"
+                      rf"|\b(?:each|every)\s+{described}\s+(?:paper|work|study|article|abstract|submission)\b",
+                      re.IGNORECASE)
+
+
+_SET_PHRASE = _set_phrase_pattern(_SET_NOUN)
+_PAPER_SET = _set_phrase_pattern(_PAPER_NOUNS)  # a set of papers by name, not "the easy ones", "the proposed methods"
+_YES_NO = re.compile(r"\W*(?:did|do|does|is|are|was|were|can|could|has|have|had|will|would|should)\b", re.IGNORECASE)
 _SET_ON = re.compile(rf"\b(?:among|of|across)\s+(?:the|these|those|all)\s+{_SET_NOUN}\s+(?:on|about)\s+"
                      r"([^,;:?(]+(?:\([^)]*\))?)", re.IGNORECASE)
 _LIST_COMMA = re.compile(r",\s+")
@@ -308,6 +320,8 @@ _ASKED_OF_THE = re.compile(r"\b(?:of|in|from|by)\s+(?:the|this|that)$", re.IGNOR
 # A question that opens by asking for a listing: "List the work that ..." asks for a set, not one paper.
 _LIST_VERB = re.compile(r"\s*(?:please\s+)?(?:list|enumerate|show(?:\s+me)?|find(?:\s+me)?|name|give\s+me)\s",
                         re.IGNORECASE)
+# ... the set itself: "Show me the diffusion model papers", not "Give me an overview of the medical papers"
+_LISTS_THE_SET = re.compile(_LIST_VERB.pattern + r"\s*(?:the|these|those|all)\b", re.IGNORECASE)
 _OF_THESE_PAPERS = re.compile(r"\b(?:of|among)\s+(?:these|those)\s+(?:papers|abstracts|works|studies)\b",
                               re.IGNORECASE)
 _ELLIPSIS = re.compile(r"^\s*(?:(?:and\s+)?(?:what|how)\s+about|and)\s+\w", re.IGNORECASE)
@@ -472,6 +486,12 @@ class QuestionPlan:
         return [t for t in self.terms if t.lower() not in COLLECTION_TALK]
 
     @property
+    def about_its_set(self) -> bool:
+        """Asks about the papers of the set it describes, not for them: "Tell me about the medical papers", not
+        "Show me the diffusion model papers" nor "Which of the LLM papers ...?"."""
+        return bool(self.set_phrase) and not self.wants_papers and not _LISTS_THE_SET.match(self.question)
+
+    @property
     def roles_asked_of_set(self) -> set[Role]:
         """The sentence roles asked of each paper of the set the question describes: "find" of "What do the
         diffusion papers find?", not "benchmark" of "the benchmark papers" nor "show" of "Show me the diffusion
@@ -515,7 +535,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     excluded, question_kept = _excluded_names(question, linked, names, spelled)
     # papers asked for, with or without "which" ("LLM-centric papers ...; don't count ones that only say X"):
     # a set-aside clause sets papers aside; read as a negation, the list had been one paper's answer (probe29 a028)
-    set_cue, seeks_cue = bool(_SET_VALUED.search(question)), bool(_SEEKS_PAPERS.search(question))
+    set_cue = bool(_SET_VALUED.search(question))
+    seeks_cue = bool(_SEEKS_PAPERS.search(question))
     asks_set = set_cue or seeks_cue and not linked
     set_aside, question_kept = _set_aside(question_kept) if asks_set else ("", question_kept)
     question_kept = _NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(_hyphened_free, question_kept))
@@ -589,6 +610,12 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     if _ELLIPSIS.match(question) and not named and _asked_for_papers(history):
         plan.set_valued = True  # "What about diffusion models?" after a "which papers" question asks the same of it
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
+    if not plan.set_valued and not named and not _YES_NO.match(question) \
+            and (described_set := set_phrase(question, _PAPER_SET)):
+        # asks about a set of papers it describes ("Tell me about the medical papers", "the main contribution of each
+        # LLM paper"), not for them: the set's papers answer it, compared when few (Gatherer.gather). "Did the genomic
+        # papers apply differential privacy?" asks whether, which the fact answer or "not stated" says.
+        plan.set_phrase, plan.of_a_set = described_set, True
     if described:
         plan.described_among = _described_among(question, described)
     asking, plan.said_before = _asking_sentence(question_kept) if plan.set_valued and not plan.set_phrase \
@@ -845,11 +872,11 @@ def _negated_set(question: str) -> str:
     return _phrase_terms(instead.group(1)) if instead else ""
 
 
-def set_phrase(question: str) -> str:
+def set_phrase(question: str, phrases: re.Pattern[str] = _SET_PHRASE) -> str:
     """"across the vision papers" -> "vision", "among the papers on robotics, ..." -> "robotics";
     pointers like "these two papers" and the collection's size ("the 19 papers") are not a set description."""
-    for match in [*_SET_PHRASE.finditer(question), *_SET_ON.finditer(question)]:
-        phrase = match.group(1)
+    for match in [*phrases.finditer(question), *_SET_ON.finditer(question)]:
+        phrase = match.group(1) or match.group(2)
         if content_terms(phrase) and not all(w.lower() in _REFERENCE_WORDS or w.isdigit() for w in phrase.split()):
             return _phrase_terms(phrase)
     return ""
@@ -1302,6 +1329,8 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
             continue  # "the IndRM causal-parents paper", "the cfDNA study": already linked by name
         if _RESTATED_ASK.match(question[:match.start()]):
             continue  # "Which variant of it is the one that reliably helps?": the variant asked for, not a paper
+        if _EACH_OF_A_SET.search(match.group(0)):
+            continue  # "the main contribution of each LLM paper": asked of every paper of a set, not of one
         if _ASKED_OF_THE.search(phrase) or not content_terms(match.group(0)):
             continue  # "the main conclusion of the paper": what is asked of a paper, not a description of one;
             # "... are the main object of study", framing whole: what the asked-for papers study (it had pointed at
@@ -1322,6 +1351,8 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     return parts if len(named) + len(parts) >= 2 else [part for part in parts if part not in of_one]
 
 
+_EACH_OF_A_SET = re.compile(r"\b(?:each|every)\s+(?:[\w&+-]+\s+){0,3}(?:paper|work|study|article|abstract)$",
+                            re.IGNORECASE)
 # "Which <noun> ... is the one that ...": "the one" restates what the question asks for, a paper only when the noun
 # is one ("Which paper is the one that ...")
 _RESTATED_ASK = re.compile(r"(?:^|.*[.?!:]\s+)\W*(?:which|what)\s+(?!(?:paper|work|study|article|abstract|submission"

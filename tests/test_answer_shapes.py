@@ -603,6 +603,24 @@ def test_what_a_described_set_is_asked_for_is_what_each_member_is_quoted_for(see
     assert all(reports_experiment(b) or re.search(r"dataset|benchmark", b, re.IGNORECASE) for b in bodies), bodies
 
 
+@pytest.mark.parametrize(("question", "criterion"), [
+    ("Tell me about the medical papers", "Which papers are medical?"),
+    ("Give me an overview of the medical papers", "Which papers are medical?"),
+    ("What is the main contribution of each LLM paper?", "Which papers are about LLMs?"),
+])
+def test_asked_about_a_set_it_describes_the_answer_is_that_set(seed_assistant, question, criterion) -> None:
+    """ "Tell me about the medical papers" had been the overview of all 19 papers (its one topic word scores low
+    against every sentence, as a question about the collection's topics does), and "the main contribution of each
+    LLM paper" a fact answer from DGP alone. Each is now the set's papers, those the plain list question finds:
+    listed, or compared when they are few."""
+    answer = seed_assistant.answer(question)
+    _, expected, _ = answered_list(seed_assistant, criterion)
+    assert answer.kind in ("list", "compare") and not answer.refused, answer.text
+    assert_citations_valid(answer)
+    assert 2 <= len(expected) < len(seed_assistant.papers), expected
+    assert sorted(cited_ids(answer)) == sorted(expected), (answer.text, expected)
+
+
 def test_a_request_to_show_the_papers_asks_no_role_of_them(seed_assistant) -> None:
     """ "Show me the diffusion model papers": "show" asks for the list, not for what each paper shows, so each
     paper is quoted where it is about diffusion models, not by its results."""
