@@ -24,7 +24,7 @@ import functools
 import re
 import threading
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -317,7 +317,7 @@ def asked_roles(question: str) -> set[Role]:
     return roles | ({"result"} if _HOW_WELL.search(question) else set())
 
 
-def answering(scored: Sequence[Evidence], asked: set[Role]) -> list[Sentence]:
+def answering(scored: Sequence[Evidence], asked: Collection[Role]) -> list[Evidence]:
     """The sentences of one paper that answer a question asking for these roles, best first (``scored``: best
     first): those of an asked role or writing what it asks. A sentence reporting an evaluation is where most
     abstracts name their data, whatever its place in the abstract ("Across subcellular fluorescence microscopy,
@@ -327,7 +327,7 @@ def answering(scored: Sequence[Evidence], asked: set[Role]) -> list[Sentence]:
     data = "data" in asked
     found = [e for e in scored if e.role in asked or e.coverage > 0 or (data and reports_experiment(e.sentence.text))]
     first = [e for e in found if e.coverage > 0 or data and names_setting(e.sentence.text)]
-    return [e.sentence for e in first + [e for e in found if e not in first]]
+    return first + [e for e in found if e not in first]
 
 
 _HOW_WELL = re.compile(r"\bhow\s+(?:well|good|effective|accurate|successful)\b", re.IGNORECASE)

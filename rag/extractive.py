@@ -20,7 +20,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .chunking import Sentence
-from .evidence import NUMBER_WORDS, Match, contribution
+from .evidence import NUMBER_WORDS, Match, answering, contribution
 from .gather import Gathered, Missing, StatedSize
 from .roles import names_setting
 from .types import Evidence, Role, Source, escape_brackets
@@ -34,6 +34,9 @@ QUOTED_ABOVE = "(quoted above)"  # a cell whose role's only sentence the compari
 # sets had shown "—" there, as if the abstract said nothing of its data.
 IN_RESULT = "(in the main result)"
 LEAD = "Closest to the question in each abstract:"
+# What an overview quotes each paper by, when a role is asked of every paper ("What are the main findings?")
+QUOTED_ROLE: dict[Role, str] = {"result": "its main result", "data": "what it was evaluated on",
+                                "problem": "the problem it addresses", "method": "its contribution"}
 REFUSAL = "The abstracts in this corpus don't answer this question."
 REASON_CAVEAT = ("The abstract doesn't explain this in so many words; here is what it states "
                  "(check the question's premise against it):")
@@ -345,16 +348,20 @@ def _shared_line(sources: Sequence[Source], shared: Mapping[str, list[str]]) -> 
 # --- the collection ---------------------------------------------------------------------------
 
 def overview(topics: Sequence[tuple[list[str], list[str], int]], evidence: Sequence[Evidence],
-             sources: Sequence[Source], papers: int) -> Composed:
-    """Topics named by their distinctive terms, each with its papers and one cited contribution sentence."""
+             sources: Sequence[Source], papers: int, quoting: Sequence[Role] = ()) -> Composed:
+    """Topics named by their distinctive terms, each with its papers and one cited contribution sentence, or its
+    sentence of the role asked of every paper (``quoting``: its main result, its data), where it has one."""
     by_paper = {s.paper.id: s for s in sources}
-    lines = [f"{papers} papers in {len(topics)} topics:"]
+    said = f", each with {QUOTED_ROLE[quoting[0]]} where its abstract states it" if quoting else ""
+    lines = [f"{papers} papers in {len(topics)} topics{said}:"]
     chosen: list[Evidence] = []
     for terms, members, size in topics:
         shown = f"{size} papers" if size == len(members) else f"{size} papers, {len(members)} shown"
         lines += ["", f"**{', '.join(terms)}** ({shown})", ""]
         for pid in members:
-            picked = contribution(evidence, by_paper[pid])
+            own = [e for e in evidence if e.paper_id == pid]
+            picked = next(iter(answering(own, quoting)), None) if quoting else None
+            picked = picked or contribution(evidence, by_paper[pid])
             if picked is not None:
                 chosen.append(picked)
                 lines.append(f"- {_heading(by_paper[pid])}: {cite(picked.sentence.text, picked.source)}")
@@ -378,7 +385,7 @@ def compose(gathered: Gathered, limit: int) -> Composed:
     if gathered.kind == "summary":
         return summary(sources[0], gathered.evidence)
     if gathered.kind == "overview":
-        return overview(gathered.topics, gathered.evidence, sources, gathered.collection_size)
+        return overview(gathered.topics, gathered.evidence, sources, gathered.collection_size, gathered.quoting)
     if gathered.missing is not None:
         closest = gathered.evidence[0] if gathered.evidence else None
         return not_stated(gathered.missing, closest, sources)

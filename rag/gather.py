@@ -38,6 +38,7 @@ from .evidence import (
     Match,
     abbreviated,
     answering,
+    asked_roles,
     content_terms,
     contribution,
     defines,
@@ -73,7 +74,7 @@ from .questions import (
 from .retrieval import Mode, Retriever, Scored
 from .roles import reports_experiment, reports_figure
 from .topics import TopicMap, paper_topics
-from .types import Evidence, Message, Source
+from .types import Evidence, Message, Role, Source
 
 # --- thresholds; each says where it was chosen ---------------------------------------------
 # Dev set (tests/data/dev_questions.jsonl) and its rewordings; never the validation set.
@@ -260,6 +261,7 @@ class Gathered:
     lacking: str = ""  # what a list's papers do not report, said instead of a criterion: "experiment"
     stating: str = ""  # what a list's papers state, said instead of a criterion: "a measured result as a number"
     topics: list[tuple[list[str], list[str], int]] = field(default_factory=list)  # terms, shown ids, size
+    quoting: tuple[Role, ...] = ()  # the role an overview quotes each paper by ("What are the main findings?")
     collection_size: int = 0
     among: int = 0  # a list scored among only these many papers (the last answer's or the selection), not the corpus
     shared: dict[str, list[str]] = field(default_factory=dict)
@@ -310,6 +312,8 @@ class Gatherer:
             return self._which_one(plan, scope, k)  # "Any similar papers?" after a list: like which of them?
         if plan.kind == "overview" and not pointed or not pointed and self._about_the_collection(plan, scope):
             return self._overview(plan, scope)
+        if not pointed and (quoting := _roles_of_every_paper(plan)):
+            return self._overview(plan, scope, quoting)
         if plan.kind == "list" and (not pointed or among):  # (of one paper, "them" are its models or datasets)
             listed_scope = replace(scope, ids=tuple(pointed)) if among else scope
             listed = self._list(plan, listed_scope, k)
@@ -976,7 +980,7 @@ class Gatherer:
             paper = self.papers[match.paper_id]
             scored = self.scorer.sentences(plan.asked_terms, question, [Source(0, paper, 0.0, 0.0, 0.0)],
                                            plan.question) if roles else []
-            in_role = answering(scored, roles)
+            in_role = [e.sentence for e in answering(scored, roles)]
             held = [s for _, s, _ in self.scorer.membership(text, vector, [paper])] if vector is not None else []
             out.append(Match(match.paper_id, (in_role or held or [match.sentence])[0], match.score))
         return out
@@ -1074,8 +1078,9 @@ class Gatherer:
         sources = self.sources(plan.query, pointed, scope, 1)
         return Gathered("summary", sources, pointed, self._evidence(plan, sources))
 
-    def _overview(self, plan: QuestionPlan, scope: Scope) -> Gathered:
-        """Topics over the (filtered) collection, each with its most central papers."""
+    def _overview(self, plan: QuestionPlan, scope: Scope, quoting: tuple[Role, ...] = ()) -> Gathered:
+        """Topics over the (filtered) collection, each with its most central papers; ``quoting``: the role each
+        paper is quoted by, scored against the question's topical words only (its role words say which role)."""
         chosen = [p.id for p in scope.papers(self.papers)] if scope else None
         mapped = self.topics(chosen)
         central = [pair for t in mapped.topics
@@ -1086,7 +1091,26 @@ class Gatherer:
                    for i, (pid, close) in enumerate(central)]
         topics = [(t.terms, t.paper_ids[:OVERVIEW_PER_TOPIC], len(t.paper_ids)) for t in mapped.topics]
         size = len(chosen) if chosen is not None else len(self.papers)
-        return Gathered("overview", sources, first, self._evidence(plan, sources), topics=topics, collection_size=size)
+        evidence = self.scorer.sentences(plan.topical_terms, self.embedder.embed_query(plan.question), sources,
+                                         plan.question) if quoting else self._evidence(plan, sources)
+        return Gathered("overview", sources, first, evidence, topics=topics, collection_size=size, quoting=quoting)
+
+
+# The roles an overview can quote every paper by: asked of the whole collection ("What are the main findings of
+# these papers?", "What datasets are used in this collection?"), with no topic to list papers by, each paper's
+# sentence of that role answers it. The list had looked for papers matching "findings" and found none. Releases
+# are a list's ("Which papers share code?"): most abstracts have none.
+OVERVIEW_ROLES: tuple[Role, ...] = ("result", "data", "problem", "method")
+
+
+def _roles_of_every_paper(plan: QuestionPlan) -> tuple[Role, ...]:
+    """The roles a question asks of every paper in view: role words only, no topic, no paper or conversation, and
+    not asking for papers ("Which papers introduce a new benchmark?" lists those that do)."""
+    if plan.carried or plan.topical_terms or not plan.terms or plan.negated or plan.kind not in ("list", "fact") \
+            or plan.wants_papers or plan.contributed:
+        return ()
+    asked = asked_roles(plan.question)
+    return tuple(role for role in OVERVIEW_ROLES if role in asked) if "release" not in asked else ()
 
 
 def _stated_sizes(sources: Sequence[Source], evidence: Sequence[Evidence]) -> list[StatedSize]:

@@ -1273,6 +1273,27 @@ def test_questions_about_the_whole_collection_get_the_overview(seed_assistant, q
     assert len(set(cited_ids(answer))) > 19 // 2, answer.text
 
 
+@pytest.mark.parametrize(("question", "role"), [
+    ("What are the main findings of these papers?", "result"),
+    ("What are the key results across the collection?", "result"),
+    ("What datasets are used in this collection?", "data"),
+])
+def test_a_role_asked_of_every_paper_quotes_each_paper_by_it(seed_assistant, question, role) -> None:
+    """ "What are the main findings of these papers?" had looked for papers matching "findings" and found none:
+    asked of the whole collection, it is the overview with each paper's sentence of that role, where it has one
+    (a result sentence; for data, one saying what the paper ran on)."""
+    answer = seed_assistant.answer(question)
+    assert answer.kind == "overview" and not answer.refused, answer.text
+    assert len(set(cited_ids(answer))) == len(seed_assistant.papers), answer.text
+    banked = seed_assistant.bank.get(seed_assistant.papers)
+    for evidence in answer.evidence:
+        own = banked[evidence.paper_id]
+        if role == "result" and "result" in own.roles:
+            assert evidence.role == "result", (evidence.paper_id, evidence.sentence.text)
+        if role == "data" and any(names_setting(s.text) for s in own.sentences):
+            assert evidence.role == "data" or names_setting(evidence.sentence.text), evidence.sentence.text
+
+
 def test_an_overviews_sources_are_scored_by_closeness_to_their_topic(seed_assistant) -> None:
     """Every overview source showed "relevance 0.50 (semantic 1.00)", a placeholder: nothing was measured."""
     answer = seed_assistant.answer("What are the main themes of this conference?")
