@@ -310,9 +310,8 @@ class Gatherer:
             return self._similar(plan, pointed[0], scope, k)
         if plan.similar and not pointed and not plan.topical_terms and len(plan.carried) > 1:
             return self._which_one(plan, scope, k)  # "Any similar papers?" after a list: like which of them?
-        if plan.kind == "overview" and not pointed or not pointed and self._about_the_collection(plan, scope):
-            return self._overview(plan, scope)
-        if not pointed and (quoting := _roles_of_every_paper(plan)):
+        quoting = _roles_of_every_paper(plan)  # ("What are the main findings of these papers?")
+        if not pointed and (plan.kind == "overview" or quoting or self._about_the_collection(plan, scope)):
             return self._overview(plan, scope, quoting)
         if plan.kind == "list" and (not pointed or among):  # (of one paper, "them" are its models or datasets)
             listed_scope = replace(scope, ids=tuple(pointed)) if among else scope
@@ -1106,7 +1105,7 @@ OVERVIEW_ROLES: tuple[Role, ...] = ("result", "data", "problem", "method")
 def _roles_of_every_paper(plan: QuestionPlan) -> tuple[Role, ...]:
     """The roles a question asks of every paper in view: role words only, no topic, no paper or conversation, and
     not asking for papers ("Which papers introduce a new benchmark?" lists those that do)."""
-    if plan.carried or plan.topical_terms or not plan.terms or plan.negated or plan.kind not in ("list", "fact") \
+    if plan.carried or plan.topical_terms or not plan.terms or plan.negated or plan.kind == "compare" \
             or plan.wants_papers or plan.contributed:
         return ()
     asked = asked_roles(plan.question)
