@@ -35,7 +35,8 @@ QUOTED_ABOVE = "(quoted above)"  # a cell whose role's only sentence the compari
 IN_RESULT = "(in the main result)"
 LEAD = "Closest to the question in each abstract:"
 # What an overview quotes each paper by, when a role is asked of every paper ("What are the main findings?")
-QUOTED_ROLE: dict[Role, str] = {"result": "its main result", "data": "what it was evaluated on",
+QUOTED_ROLE: dict[Role, str] = {"result": "its main result, where its abstract states one",
+                                "data": "what it was evaluated on, where its abstract says",
                                 "problem": "the problem it addresses", "method": "its contribution"}
 REFUSAL = "The abstracts in this corpus don't answer this question."
 REASON_CAVEAT = ("The abstract doesn't explain this in so many words; here is what it states "
@@ -159,13 +160,13 @@ def _join(items: Sequence[str], word: str = "or") -> str:
 
 def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Match], sources: Sequence[Source],
                negated: bool, total: int | None = None, within: str = "", among: int = 0, lacking: str = "",
-               stating: str = "") -> Composed:
+               stating: str = "", quoting: Sequence[Role] = ()) -> Composed:
     """A counted, ranked list with one cited sentence per paper; borderline ones listed apart.
 
     ``criterion`` comes quoted ("\"audio\" or \"video\""): alternatives are quoted one by one. ``among``: the
     list was scored among only that many papers (the last answer's, or the selection), not the whole corpus.
     ``lacking``: what the papers listed do not report ("experiment"), said instead of a criterion; ``stating``:
-    what they state ("a measured result as a number").
+    what they state ("a measured result as a number"); ``quoting``: the role each paper is quoted by.
     """
     by_paper = {s.paper.id: s for s in sources}
     members = [m for m in members if m.paper_id in by_paper]
@@ -192,7 +193,8 @@ def paper_list(criterion: str, members: Sequence[Match], possible: Sequence[Matc
     where = "its abstract" if count == 1 else "their abstracts"
     said = (f"report{'s' if count == 1 else ''} no {lacking} in {where}" if lacking
             else f"state{'s' if count == 1 else ''} {stating} in {where}" if stating else f"{verb} {criterion}")
-    lines = [f"{counted} {said}{shown}:", ""]
+    by_role = f", each with {QUOTED_ROLE[quoting[0]]}" if quoting else ""
+    lines = [f"{counted} {said}{shown}{by_role}:", ""]
     for i, match in enumerate(members, 1):
         lines.append(f"{i}. {_list_line(match, by_paper[match.paper_id], evidence)}")
     if possible:
@@ -352,7 +354,7 @@ def overview(topics: Sequence[tuple[list[str], list[str], int]], evidence: Seque
     """Topics named by their distinctive terms, each with its papers and one cited contribution sentence, or its
     sentence of the role asked of every paper (``quoting``: its main result, its data), where it has one."""
     by_paper = {s.paper.id: s for s in sources}
-    said = f", each with {QUOTED_ROLE[quoting[0]]} where its abstract states it" if quoting else ""
+    said = f", each with {QUOTED_ROLE[quoting[0]]}" if quoting else ""
     lines = [f"{papers} papers in {len(topics)} topics{said}:"]
     chosen: list[Evidence] = []
     for terms, members, size in topics:
@@ -378,7 +380,7 @@ def compose(gathered: Gathered, limit: int) -> Composed:
     if gathered.kind == "list":
         return paper_list(gathered.criterion, gathered.members, gathered.possible, sources, gathered.negated,
                           gathered.matched_total, gathered.within, gathered.among, gathered.lacking,
-                          gathered.stating)
+                          gathered.stating, gathered.quoting)
     if gathered.kind == "compare":
         return comparison(sources[: len(gathered.focus)], gathered.evidence, gathered.shared, gathered.by_relevance,
                           gathered.extra, gathered.sizes)

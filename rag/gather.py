@@ -261,7 +261,8 @@ class Gathered:
     lacking: str = ""  # what a list's papers do not report, said instead of a criterion: "experiment"
     stating: str = ""  # what a list's papers state, said instead of a criterion: "a measured result as a number"
     topics: list[tuple[list[str], list[str], int]] = field(default_factory=list)  # terms, shown ids, size
-    quoting: tuple[Role, ...] = ()  # the role an overview quotes each paper by ("What are the main findings?")
+    quoting: tuple[Role, ...] = ()  # the role each paper is quoted by: "What are the main findings?", "What datasets
+    # do the vision papers use?"
     collection_size: int = 0
     among: int = 0  # a list scored among only these many papers (the last answer's or the selection), not the corpus
     shared: dict[str, list[str]] = field(default_factory=dict)
@@ -780,8 +781,10 @@ class Gatherer:
                 # (asked of given papers, "1 of these 6" or "none of these" is the answer)
         elif not members:
             possible = []  # nothing comes close: the list says so, without borderline guesses
+        quoted_by: tuple[Role, ...] = ()  # the role each listed paper is quoted by, when one is asked of the set
         if plan.set_phrase and not within and (plan.asked_terms or plan.roles_asked_of_set or plan.about_its_set):
             members, possible = self._answering(plan, members), self._answering(plan, possible)
+            quoted_by = _quoted_by(plan)
         named = plan.quoted if quoting else [" ".join(plan.asked_terms)] if within else plan.alternatives
         if plan.said_before and not quoting and members and len(named) < 2:  # (a plan said_before is never negated,
             named = [self._written_by(plan.criterion, members)]  # so it has no ``within``)
@@ -789,7 +792,8 @@ class Gatherer:
         criterion += f", setting aside those about {_quoted(plan.set_aside)}" if aside else ""
         criterion += f", setting aside {_named(plan.avoided, self.papers)}" if plan.avoided else ""
         gathered = Gathered("list", [], [], [], members[:MAX_LISTED], possible, matched_total=len(members),
-                            more=members[MAX_LISTED:], criterion=criterion, negated=plan.negated, within=within)
+                            more=members[MAX_LISTED:], criterion=criterion, negated=plan.negated, within=within,
+                            quoting=quoted_by)
         first = [m.paper_id for m in gathered.members + possible]
         gathered.sources = self.sources(plan.query, first, scope, k)
         return gathered
@@ -969,7 +973,7 @@ class Gatherer:
         about the papers themselves or their contribution: the sentence that stands for each. Asked for anything
         else ("their methods for X"): the sentence that holds the asked words."""
         roles = plan.roles_asked_of_set
-        if plan.about_its_set and not plan.asked_terms and roles <= {"method"}:  # "Tell me about the medical papers",
+        if _quoted_by(plan) == ("method",):  # "Tell me about the medical papers",
             return [self._contribution_match(m) for m in matches]  # "the contribution of each LLM paper": what each is
         text = " ".join(plan.asked_terms)
         question = self.embedder.embed_query(plan.question)
@@ -1100,6 +1104,17 @@ class Gatherer:
 # sentence of that role answers it. The list had looked for papers matching "findings" and found none. Releases
 # are a list's ("Which papers share code?"): most abstracts have none.
 OVERVIEW_ROLES: tuple[Role, ...] = ("result", "data", "problem", "method")
+
+
+def _quoted_by(plan: QuestionPlan) -> tuple[Role, ...]:
+    """The role each paper of a set the question describes is quoted by: the roles asked of the set ("What do the
+    diffusion papers find?"), or its contribution when the question asks about the papers themselves ("Tell me
+    about the medical papers", "the main contribution of each LLM paper"); none when it asks for words of its own
+    ("their methods for X")."""
+    roles = plan.roles_asked_of_set
+    if plan.about_its_set and not plan.asked_terms and roles <= {"method"}:
+        return ("method",)
+    return tuple(role for role in OVERVIEW_ROLES if role in roles)
 
 
 def _roles_of_every_paper(plan: QuestionPlan) -> tuple[Role, ...]:

@@ -601,6 +601,7 @@ def test_what_a_described_set_is_asked_for_is_what_each_member_is_quoted_for(see
     assert len(members) >= 2, answer.text
     bodies = [m["body"] for m in map(ITEM_HEAD.match, answer.text.splitlines()) if m]
     assert all(reports_experiment(b) or re.search(r"dataset|benchmark", b, re.IGNORECASE) for b in bodies), bodies
+    assert "each with what it was evaluated on" in answer.text.splitlines()[0], answer.text  # the header says so
 
 
 @pytest.mark.parametrize(("question", "criterion"), [
