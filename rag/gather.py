@@ -1120,7 +1120,7 @@ def _quoted_by(plan: QuestionPlan) -> tuple[Role, ...]:
 def _roles_of_every_paper(plan: QuestionPlan) -> tuple[Role, ...]:
     """The roles a question asks of every paper in view: role words only, no topic, no paper or conversation, and
     not asking for papers ("Which papers introduce a new benchmark?" lists those that do)."""
-    if plan.carried or plan.topical_terms or not plan.terms or plan.negated or plan.kind == "compare" \
+    if plan.carried or plan.topical_terms or plan.negated or plan.kind == "compare" \
             or plan.wants_papers or plan.contributed:
         return ()
     asked = asked_roles(plan.question)

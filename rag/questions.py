@@ -276,8 +276,10 @@ COLLECTION_TALK = frozenset(
     "organise categorize categorise".split()) | frozenset(CORPUS_NOUNS.split("|"))  # ("the themes of this batch")
 # The question's own wh-word asks for papers ("Which papers ...", "List the recent works ..."), not for something
 # about them ("What topics do the papers cover?").
+# (not "What do the abstracts report ...": the wh-word is what they report, the papers its subject)
+_NOT_AUXILIARY = r"(?!(?:do|does|did|is|are|was|were|have|has|had|can|could|would|should|will)\b)"
 _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|any)\s+(?:(?:of|among)\s+"
-                           rf"(?:the|these|those)\s+)?(?:[\w-]+\s+){{0,2}}?{_SET_NOUN}\b"
+                           rf"(?:the|these|those)\s+)?(?:{_NOT_AUXILIARY}[\w-]+\s+){{0,2}}?{_SET_NOUN}\b"
                            r"|\b(?:any|a|some)\s+(?:paper|work|study|article|abstract|submission)\b"
                            # opening the question: "Submissions where multimodal LLMs are studied?"
                            rf"|^\W*{_SET_NOUN}(?=\s+(?:where|that|which|on|about|with)\b)", re.IGNORECASE)

@@ -1277,6 +1277,8 @@ def test_questions_about_the_whole_collection_get_the_overview(seed_assistant, q
 @pytest.mark.parametrize(("question", "role"), [
     ("What are the main findings of these papers?", "result"),
     ("What are the key results across the collection?", "result"),
+    ("What do the abstracts report as their main results?", "result"),  # ("What do the abstracts": no papers asked)
+    ("What do these papers find?", "result"),
     ("What datasets are used in this collection?", "data"),
     ("What limitations do these papers point out?", "problem"),
 ])
