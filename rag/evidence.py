@@ -34,7 +34,7 @@ from .corpus import Paper
 from .embedding import Embedder
 from .lexical import CORPUS_NOUNS, FORM_WORDS, GENERIC_STEMS, STOPWORDS, TermWeights, singular_acronym, stem, words
 from .paper_cache import PaperCache
-from .roles import names_setting, reports_experiment, sentence_roles
+from .roles import names_setting, sentence_roles
 from .types import Evidence, Role, Source
 
 # Bibliographic facts abstracts almost never carry: asked for and absent, they are "not stated".
@@ -320,14 +320,17 @@ def asked_roles(question: str) -> set[Role]:
 
 def answering(scored: Sequence[Evidence], asked: Collection[Role]) -> list[Evidence]:
     """The sentences of one paper that answer a question asking for these roles, best first (``scored``: best
-    first): those of an asked role or writing what it asks. A sentence reporting an evaluation is where most
-    abstracts name their data, whatever its place in the abstract ("Across subcellular fluorescence microscopy,
-    Earth observation, ... META-DINO outperforms ..."): few give their data a sentence of their own. Those writing the
-    asked words, or (for data) saying what the evaluation ran on, come first ("It also exceeds highly-specialized
-    domain-specific state of the art" had been quoted for META-DINO's datasets)."""
+    first): those of an asked role or writing what it asks. A sentence reporting an evaluation and saying what it
+    ran on is where most abstracts name their data, whatever its place in the abstract ("Across subcellular
+    fluorescence microscopy, Earth observation, ... META-DINO outperforms ..."): few give their data a sentence of
+    their own. Those writing the asked words, or (for data) saying what the evaluation ran on, come first ("It also
+    exceeds highly-specialized domain-specific state of the art" had been quoted for META-DINO's datasets); a
+    sentence that only reports an experiment ("empirical work has suggested ...") does not answer, nor one setting
+    out the problem ("RL has shown great empirical success in various application domains")."""
     data = "data" in asked
-    found = [e for e in scored if e.role in asked or e.coverage > 0 or (data and reports_experiment(e.sentence.text))]
-    first = [e for e in found if e.coverage > 0 or data and names_setting(e.sentence.text)]
+    ran_on = [e for e in scored if data and e.role != "problem" and names_setting(e.sentence.text)]
+    found = [e for e in scored if e.role in asked or e.coverage > 0 or e in ran_on]
+    first = [e for e in found if e.coverage > 0 or e in ran_on]
     return first + [e for e in found if e not in first]
 
 

@@ -334,8 +334,9 @@ def reports_experiment(sentence: str) -> bool:
 _LISTED_SETTINGS = re.compile(r"\b(?:on|across|over|including|in)\s+(?:the\s+)?[^,.;:]{2,60},\s*(?:[^,.;:]{2,60},\s*)*"
                               r"(?:and|or)\s+", re.IGNORECASE)
 _NAMED_SETTING = re.compile(r"\b(?i:on|across)\s+(?:the\s+)?[A-Za-z$\\{}^.+-]*[A-Z][\w$\\{}^.+-]*[A-Z0-9]")
-_COUNTED_SETTINGS = re.compile(r"\b(?:on|across|over)\s+(?:[\w$-]+\s+){0,6}?(?:datasets?|benchmarks?|tasks|domains"
-                               r"|backbones|environments|models|LLMs|MLLMs|languages|modalities)\b", re.IGNORECASE)
+_COUNTED_SETTINGS = re.compile(r"\b(?:on|across|over|in|using)\s+(?:[\w$-]+\s+){0,8}?(?:datasets?|benchmarks?|tasks"
+                               r"|domains|problems|games|suites|backbones|environments|models|LLMs|MLLMs|languages"
+                               r"|modalities)\b", re.IGNORECASE)
 
 
 def names_setting(sentence: str) -> bool:
