@@ -972,9 +972,9 @@ class Gatherer:
         that role, or one writing the asked words; the list had quoted each vision paper's vision sentence. Asked
         about the papers themselves or their contribution: the sentence that stands for each. Asked for anything
         else ("their methods for X"): the sentence that holds the asked words."""
+        if _quoted_by(plan) == ("method",):  # ("Tell me about the medical papers": what each paper is)
+            return [self._contribution_match(m) for m in matches]
         roles = plan.roles_asked_of_set
-        if _quoted_by(plan) == ("method",):  # "Tell me about the medical papers",
-            return [self._contribution_match(m) for m in matches]  # "the contribution of each LLM paper": what each is
         text = " ".join(plan.asked_terms)
         question = self.embedder.embed_query(plan.question)
         vector = self.embedder.embed_query(self.scorer.acronyms.expand(text)) if text else None

@@ -55,8 +55,7 @@ LOWER_CASE_SHARE = 0.1
 
 # What a collection is a set of: its papers, or the methods they contribute ("Which methods ... are training-free?").
 _PAPER_NOUNS = r"(?:papers|works|studies|articles|abstracts|publications|submissions|preprints)"
-_SET_NOUN = (r"(?:papers|works|studies|articles|abstracts|publications|submissions|preprints|ones|methods|approaches"
-             r"|techniques|frameworks)")
+_SET_NOUN = rf"(?:{_PAPER_NOUNS}|ones|methods|approaches|techniques|frameworks)"
 _SET_VALUED = re.compile(
     rf"\b(?:which|what|list|name|find|show|enumerate|are\s+there|how\s+many|any|(?:looking|searching)\s+for)\b[^?.]*?"
     rf"\b{_SET_NOUN}\b"
@@ -537,8 +536,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     excluded, question_kept = _excluded_names(question, linked, names, spelled)
     # papers asked for, with or without "which" ("LLM-centric papers ...; don't count ones that only say X"):
     # a set-aside clause sets papers aside; read as a negation, the list had been one paper's answer (probe29 a028)
-    set_cue = bool(_SET_VALUED.search(question))
-    seeks_cue = bool(_SEEKS_PAPERS.search(question))
+    set_cue, seeks_cue = bool(_SET_VALUED.search(question)), bool(_SEEKS_PAPERS.search(question))
     asks_set = set_cue or seeks_cue and not linked
     set_aside, question_kept = _set_aside(question_kept) if asks_set else ("", question_kept)
     question_kept = _NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(_hyphened_free, question_kept))
