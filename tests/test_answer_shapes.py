@@ -1294,7 +1294,8 @@ def test_a_role_asked_of_every_paper_quotes_each_paper_by_it(seed_assistant, que
         own = banked[evidence.paper_id]
         if role != "data" and role in own.roles:
             assert evidence.role == role, (evidence.paper_id, evidence.sentence.text)
-        if role == "data" and any(names_setting(s.text) for s in own.sentences):
+        if role == "data" and any(names_setting(s.text) and r != "problem" for s, r in zip(own.sentences, own.roles,
+                                                                                          strict=True)):
             assert evidence.role == "data" or names_setting(evidence.sentence.text), evidence.sentence.text
 
 
