@@ -471,6 +471,9 @@ def test_list_criterion_keeps_content_verbs() -> None:
     ("Which metrics do the graph learning papers report?", "graph learning"),
     ("Among the papers on river monitoring, which ones use drones?", "river monitoring"),
     ("Of the studies about coral reefs (surveys or models), which are recent?", "coral reefs surveys models"),
+    ("What are the results of the RL papers?", "RL"),  # (not "results RL": the set is what the results are of)
+    ("What datasets are used across all the vision papers?", "vision"),
+    ("What is the main contribution of each LLM paper?", "LLM"),
 ])
 def test_set_phrase_reads_the_described_set(question, phrase) -> None:
     assert set_phrase(question) == phrase
