@@ -334,7 +334,8 @@ _WINNER = re.compile(r"\b(?:which|what|who)\b.*\b((?:best|worst|highest|lowest|s
                      r"|largest|biggest|smallest|greatest|longest|shortest|fewest"
                      r"|(?:most|least)\s+(?:accurate|effective|efficient|successful|robust))\b)",
                      re.IGNORECASE)
-_DEFINITION = re.compile(r"\b(?:stand\s+for|acronym|abbreviation|short\s+for|what\s+(?:is|are)\b(?!\s+the\s+\w+\s+of))",
+_DEFINITION = re.compile(r"\b(?:stand\s+for|acronym|abbreviation|short\s+for"
+                         r"|what\s+(?:is|are)\b(?!\s+the\s+(?:[\w-]+\s+){1,3}of\b))",
                          re.IGNORECASE)
 _REASON = re.compile(r"^\s*why\b|\bwhat\s+is\s+the\s+reason\b|\bwhat\s+makes\b", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(

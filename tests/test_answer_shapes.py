@@ -1299,6 +1299,19 @@ def test_a_role_asked_of_every_paper_quotes_each_paper_by_it(seed_assistant, que
             assert evidence.role == "data" or names_setting(evidence.sentence.text), evidence.sentence.text
 
 
+@pytest.mark.parametrize(("question", "paper"), [
+    ("What are the main findings of RISE?", "p07"),
+    ("What are the key results of the DaTMe paper?", "p12"),
+    ("What are the main results of META-DINO?", "p09"),
+])
+def test_the_role_asked_of_a_named_paper_is_what_its_answer_quotes(seed_assistant, question, paper) -> None:
+    """ "What are the main findings of RISE?" quoted RISE's method sentences: they name it, and the result role's
+    small bonus lost to that similarity (and "What are the ..." had read as asking for a definition)."""
+    answer = seed_assistant.answer(question)
+    assert not answer.refused and cited_ids(answer)[:1] == [paper], answer.text
+    assert answer.evidence and all(e.role == "result" for e in answer.evidence), answer.text
+
+
 def test_an_overviews_sources_are_scored_by_closeness_to_their_topic(seed_assistant) -> None:
     """Every overview source showed "relevance 0.50 (semantic 1.00)", a placeholder: nothing was measured."""
     answer = seed_assistant.answer("What are the main themes of this conference?")

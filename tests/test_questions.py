@@ -828,6 +828,7 @@ def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
     ("What does GNN stand for?", "definition"),
     ("What is a grid graph?", "definition"),
     ("What is the role of the pointer decoder?", "any"),
+    ("What are the main findings of GlowNet?", "any"),  # (two words before "of": asked of it, not defined)
     # "how much" opening a clause ("based on how much the ... changes") is not an amount asked for
     ("Which method merges tokens based on how much the predicted image changes between steps?", "any"),
     ("Where was the swarm deployed?", "any"),
