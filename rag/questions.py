@@ -146,7 +146,10 @@ def _set_phrase_pattern(head: str) -> re.Pattern[str]:
 
 _SET_PHRASE = _set_phrase_pattern(_SET_NOUN)
 _PAPER_SET = _set_phrase_pattern(_PAPER_NOUNS)  # a set of papers by name, not "the easy ones", "the proposed methods"
-_YES_NO = re.compile(r"\W*(?:did|do|does|is|are|was|were|can|could|has|have|had|will|would|should)\b", re.IGNORECASE)
+# The auxiliary verbs: one opening a question asks whether ("Did the genomic papers ...?"); one after the wh-word
+# makes what follows its subject ("What do the abstracts report?")
+_AUXILIARY = r"(?:did|do|does|is|are|was|were|can|could|has|have|had|will|would|should)"
+_YES_NO = re.compile(rf"\W*{_AUXILIARY}\b", re.IGNORECASE)
 _SET_ON = re.compile(rf"\b(?:among|of|across)\s+(?:the|these|those|all)\s+{_SET_NOUN}\s+(?:on|about)\s+"
                      r"([^,;:?(]+(?:\([^)]*\))?)", re.IGNORECASE)
 _LIST_COMMA = re.compile(r",\s+")
@@ -276,7 +279,7 @@ COLLECTION_TALK = frozenset(
 # The question's own wh-word asks for papers ("Which papers ...", "List the recent works ..."), not for something
 # about them ("What topics do the papers cover?").
 # (not "What do the abstracts report ...": the wh-word is what they report, the papers its subject)
-_NOT_AUXILIARY = r"(?!(?:do|does|did|is|are|was|were|have|has|had|can|could|would|should|will)\b)"
+_NOT_AUXILIARY = rf"(?!{_AUXILIARY}\b)"
 _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|any)\s+(?:(?:of|among)\s+"
                            rf"(?:the|these|those)\s+)?(?:{_NOT_AUXILIARY}[\w-]+\s+){{0,2}}?{_SET_NOUN}\b"
                            r"|\b(?:any|a|some)\s+(?:paper|work|study|article|abstract|submission)\b"
