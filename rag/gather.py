@@ -990,7 +990,8 @@ class Gatherer:
             scored = self.scorer.sentences(plan.asked_terms, question, [Source(0, paper, 0.0, 0.0, 0.0)],
                                            plan.question) if roles else []
             in_role = [e.sentence for e in answering(scored, roles)]
-            held = [s for _, s, _ in self.scorer.membership(text, vector, [paper])] if vector is not None else []
+            held = [s for _, s, _ in self.scorer.membership(text, vector, [paper])] \
+                if vector is not None and not in_role else []  # (a role's sentence answers first)
             out.append(Match(match.paper_id, (in_role or held or [match.sentence])[0], match.score))
         return out
 
@@ -1116,7 +1117,7 @@ def _asked_role_first(plan: QuestionPlan, evidence: list[Evidence]) -> list[Evid
     """A named paper's sentences of the role the question asks for, when it asks for nothing else ("What are the
     main findings of RISE?"), lead by ASKED_ROLE_LEAD. The role's small bonus (ROLE_BONUS) had lost to the
     similarity a sentence naming the paper has: RISE's findings were its method sentences."""
-    roles = set(OVERVIEW_ROLES) & asked_roles(plan.question) if not plan.topical_terms else set()
+    roles = _roles_asked_alone(plan)
     if not roles or not any(e.role in roles for e in evidence):
         return evidence
     led = [replace(e, bonus=e.bonus + ASKED_ROLE_LEAD) if e.role in roles else e for e in evidence]
@@ -1137,11 +1138,16 @@ def _quoted_by(plan: QuestionPlan) -> tuple[Role, ...]:
 def _roles_of_every_paper(plan: QuestionPlan) -> tuple[Role, ...]:
     """The roles a question asks of every paper in view: role words only, no topic, no paper or conversation, and
     not asking for papers ("Which papers introduce a new benchmark?" lists those that do)."""
-    if plan.carried or plan.topical_terms or plan.negated or plan.kind == "compare" \
-            or plan.wants_papers or plan.contributed:
+    if plan.carried or plan.negated or plan.kind == "compare" or plan.wants_papers or plan.contributed \
+            or "release" in asked_roles(plan.question):
         return ()
-    asked = asked_roles(plan.question)
-    return tuple(role for role in OVERVIEW_ROLES if role in asked) if "release" not in asked else ()
+    return _roles_asked_alone(plan)
+
+
+def _roles_asked_alone(plan: QuestionPlan) -> tuple[Role, ...]:
+    """The roles (of OVERVIEW_ROLES) a question asks for when it asks for nothing else: no topical term."""
+    asked = asked_roles(plan.question) if not plan.topical_terms else set()
+    return tuple(role for role in OVERVIEW_ROLES if role in asked)
 
 
 def _stated_sizes(sources: Sequence[Source], evidence: Sequence[Evidence]) -> list[StatedSize]:
