@@ -62,6 +62,7 @@ from .questions import (
     Kind,
     QuestionPlan,
     asked_part,
+    asks_gist,
     beaten_unnamed,
     clauses,
     compared_against,
@@ -342,7 +343,7 @@ class Gatherer:
                 return sized
         if len(pointed) >= 2 and (plan.kind == "compare" or not subject_terms(plan) and plan.expects == "any"):
             return self._compare(plan, pointed[:MAX_COMPARED], scope, k)
-        if len(pointed) == 1 and not subject_terms(plan) and plan.expects == "any":
+        if len(pointed) == 1 and asks_gist(plan):
             return self._summary(plan, pointed, scope, k)
         return self._fact(plan, pointed, scope, k)
 
@@ -1146,7 +1147,7 @@ def _roles_of_every_paper(plan: QuestionPlan) -> tuple[Role, ...]:
 
 def _roles_asked_alone(plan: QuestionPlan) -> tuple[Role, ...]:
     """The roles (of OVERVIEW_ROLES) a question asks for when it asks for nothing else: no topical term."""
-    asked = asked_roles(plan.question) if not plan.topical_terms else set()
+    asked = plan.roles_asked if not plan.topical_terms else set()
     return tuple(role for role in OVERVIEW_ROLES if role in asked)
 
 

@@ -497,14 +497,21 @@ class QuestionPlan:
         return bool(self.set_phrase) and not self.wants_papers and not _LISTS_THE_SET.match(self.question)
 
     @property
+    def roles_asked(self) -> set[Role]:
+        """The sentence roles the question asks for by its words, a leading list verb and the words describing
+        which paper is meant aside: "find" of "What did CoCHI find?", not "show" of "Show me the diffusion model
+        papers" nor "datasets" of "the main contribution of the paper on curating DPO preference datasets"."""
+        asking = self.question[listing.end():] if (listing := _LIST_VERB.match(self.question)) else self.question
+        describing = self.describing_words
+        return asked_roles(" ".join(w for w in words(asking) if w.lower() not in describing))
+
+    @property
     def roles_asked_of_set(self) -> set[Role]:
         """The sentence roles asked of each paper of the set the question describes: "find" of "What do the
-        diffusion papers find?", not "benchmark" of "the benchmark papers" nor "show" of "Show me the diffusion
-        model papers"."""
+        diffusion papers find?", not "benchmark" of "the benchmark papers"."""
         if not self.set_phrase:
             return set()
-        asking = self.question[listing.end():] if (listing := _LIST_VERB.match(self.question)) else self.question
-        return asked_roles(asking) - asked_roles(self.set_phrase)
+        return self.roles_asked - asked_roles(self.set_phrase)
 
     @property
     def asked_terms(self) -> list[str]:
@@ -908,12 +915,24 @@ def _phrase_terms(phrase: str) -> str:
 
 
 
+# The roles a question about one paper can ask for instead of its gist: its results, its data, its problem. Asked
+# alone ("What did CoCHI find?", "What data does V33DA use?"), they are a fact answer about the paper, not its
+# summary (contribution, then main result), which had answered "What did CoCHI find?" with what CoCHI is.
+PART_ROLES: frozenset[Role] = frozenset(["result", "data", "problem"])
+
+
+def asks_gist(plan: QuestionPlan) -> bool:
+    """Whether a question about a paper asks for its gist (a summary): nothing asked of it but the paper itself,
+    nor one of its parts ("What did CoCHI find?" asks for its results: a fact answer, result sentences first)."""
+    return not subject_terms(plan) and plan.expects == "any" and not plan.roles_asked & PART_ROLES
+
+
 def suggested_kind(plan: QuestionPlan) -> Kind:
     """The answer shape the wording suggests; the assistant may change it from evidence."""
     pointed = len(plan.targets) + len(plan.described)
     if plan.mentions + len(plan.described) >= 2 or plan.compared_count:
         return "compare"
-    if pointed == 1 and not subject_terms(plan) and plan.expects == "any":
+    if pointed == 1 and asks_gist(plan):
         return "summary"
     if not pointed and not plan.topic_terms and not plan.continues and words(plan.question):
         return "overview"  # (a question in a script we can't read has no words at all: not an overview)

@@ -1312,6 +1312,29 @@ def test_the_role_asked_of_a_named_paper_is_what_its_answer_quotes(seed_assistan
     assert answer.evidence and all(e.role == "result" for e in answer.evidence), answer.text
 
 
+@pytest.mark.parametrize(("question", "paper"), [
+    ("What did CoCHI find?", "p04"),
+    ("What does DaTMe show?", "p12"),
+    ("What did the RISE authors find?", "p07"),
+])
+def test_a_named_paper_asked_only_for_its_findings_is_answered_by_them(seed_assistant, question, paper) -> None:
+    """ "What did CoCHI find?" names nothing but the paper, and had been its summary: the contribution first ("We
+    propose CoCHI ..."), what the paper is rather than what it found."""
+    answer = seed_assistant.answer(question)
+    assert answer.kind != "summary" and cited_ids(answer)[:1] == [paper], (answer.kind, answer.text)
+    assert answer.evidence and all(e.role == "result" for e in answer.evidence), answer.text
+
+
+@pytest.mark.parametrize("question", [
+    "Show me CoCHI",  # a list verb, not a finding: "show"
+    "What is the main contribution of the paper on curating DPO preference datasets under a label budget?",
+])
+def test_a_list_verb_or_a_papers_description_asks_for_no_part_of_it(seed_assistant, question) -> None:
+    """The words saying which paper is meant ("curating DPO preference datasets") or opening a request ("Show me")
+    are not what is asked of it: the answer stays the paper's summary."""
+    assert seed_assistant.answer(question).kind == "summary"
+
+
 def test_an_overviews_sources_are_scored_by_closeness_to_their_topic(seed_assistant) -> None:
     """Every overview source showed "relevance 0.50 (semantic 1.00)", a placeholder: nothing was measured."""
     answer = seed_assistant.answer("What are the main themes of this conference?")

@@ -780,9 +780,10 @@ def test_descriptions_of_compared_papers_end_where_the_comparison_goes_on(questi
 
 
 def test_a_paper_named_inside_a_description_is_not_described_again(seeds) -> None:
-    """ "the cfDNA study" names p03 by its coined name: one paper, not a comparison of p03 with "cfDNA"."""
+    """ "the cfDNA study" names p03 by its coined name: one paper, not a comparison of p03 with "cfDNA" (what it
+    finds is asked of that one paper: a fact answer, its results)."""
     plan = plan_question("What does the cfDNA study find?", seeds)
-    assert plan.described == [] and plan.kind == "summary"
+    assert plan.described == [] and plan.kind == "fact"
     assert plan.targets == [seed_id(seeds, "Cell-free DNA liquid biopsy")]
 
 
