@@ -1034,7 +1034,7 @@ class Gatherer:
     def _compare(self, plan: QuestionPlan, pointed: list[str], scope: Scope, k: int) -> Gathered:
         sources = self.sources(plan.query, pointed, scope, len(pointed))
         evidence = self._evidence(plan, sources)
-        asked = bool(subject_terms(plan))
+        asked = bool(plan.asked_terms if plan.set_phrase else subject_terms(plan))  # (the set's words pick papers)
         closest = self._closest_per_part(plan, sources) if asked else []
         sizes = _stated_sizes(sources, evidence) if plan.asks_size else []
         closest += [size.evidence for size in sizes if size.evidence not in closest]

@@ -150,7 +150,7 @@ _PAPER_SET = _set_phrase_pattern(_PAPER_NOUNS)  # a set of papers by name, not "
 # makes what follows its subject ("What do the abstracts report?")
 _AUXILIARY = r"(?:did|do|does|is|are|was|were|can|could|has|have|had|will|would|should)"
 _YES_NO = re.compile(rf"\W*{_AUXILIARY}\b", re.IGNORECASE)
-_SET_ON = re.compile(rf"\b(?:among|of|across)\s+(?:the|these|those|all)\s+{_SET_NOUN}\s+(?:on|about)\s+"
+_SET_ON = re.compile(rf"\b(?:(?:among|of|across)\s+)?(?:the|these|those|all)\s+{_SET_NOUN}\s+(?:on|about)\s+"
                      r"([^,;:?(]+(?:\([^)]*\))?)", re.IGNORECASE)
 _LIST_COMMA = re.compile(r",\s+")
 # "the two papers on text-to-image diffusion: the one that ...", the set a comparison's descriptions pick from
@@ -838,6 +838,8 @@ _SET_ASIDE_CLAUSE = re.compile(rf"(?:^|[,;]|(?<=[.?!\u2013\u2014]))\s*{_ASIDE}\s
                                r"(?:ones?|papers?|works?|studies|abstracts)?\s*(?:(?:that|which)\s+(?:are|is)\s+)?"
                                r"(?:built\s+)?(?:around|on|about|using|with)?\s*(?P<what>[^,;:?.!]+?)\s*(?:,|(?=[?.!]?\s*$))",
                                re.IGNORECASE)
+# ... just before a set's description: "not counting the ones on kelp"
+_SET_ASIDE_BEFORE = re.compile(rf"\b{_ASIDE}\s+$", re.IGNORECASE)
 # ... or by pointing back at a paper named before: "Apart from that one", "Besides it".
 _ASIDE_REFERRING = re.compile(rf"\b{_ASIDE}\s+(?:(?:that|this)\s+(?:one|paper|work|study|abstract)|it|them)\b",
                               re.IGNORECASE)
@@ -887,6 +889,8 @@ def set_phrase(question: str, phrases: re.Pattern[str] = _SET_PHRASE) -> str:
     """"across the vision papers" -> "vision", "among the papers on robotics, ..." -> "robotics";
     pointers like "these two papers" and the collection's size ("the 19 papers") are not a set description."""
     for match in [*phrases.finditer(question), *_SET_ON.finditer(question)]:
+        if _SET_ASIDE_BEFORE.search(question, 0, match.start()):
+            continue  # ("Other than the papers about LLMs, which ...": a set aside, not the set asked about)
         phrase = match.group(1) or match.group(2)
         if content_terms(phrase) and not all(w.lower() in _REFERENCE_WORDS or w.isdigit() for w in phrase.split()):
             return _phrase_terms(phrase)

@@ -1335,6 +1335,15 @@ def test_a_list_verb_or_a_papers_description_asks_for_no_part_of_it(seed_assista
     assert seed_assistant.answer(question).kind == "summary"
 
 
+def test_a_set_summarised_is_its_table_without_sentences_closest_to_the_sets_own_words(seed_assistant) -> None:
+    """ "Summarize the papers on diffusion models." asks nothing of the two diffusion papers but their gist, yet
+    the table had been preceded by "Closest to the question in each abstract:" and each one's sentence most
+    about diffusion: the words that had picked the set were read as asked of it."""
+    answer = seed_assistant.answer("Summarize the papers on diffusion models.")
+    assert answer.kind == "compare" and sorted(cited_ids(answer)) == ["p12", "p15"], answer.text
+    assert LEAD not in answer.text, answer.text
+
+
 def test_an_overviews_sources_are_scored_by_closeness_to_their_topic(seed_assistant) -> None:
     """Every overview source showed "relevance 0.50 (semantic 1.00)", a placeholder: nothing was measured."""
     answer = seed_assistant.answer("What are the main themes of this conference?")

@@ -474,6 +474,8 @@ def test_list_criterion_keeps_content_verbs() -> None:
     ("What are the results of the RL papers?", "RL"),  # (not "results RL": the set is what the results are of)
     ("What datasets are used across all the vision papers?", "vision"),
     ("What is the main contribution of each LLM paper?", "LLM"),
+    ("Summarize the papers on river monitoring.", "river monitoring"),  # (no "among", "of", "across" before it)
+    ("What do the studies about coral reefs find?", "coral reefs"),
 ])
 def test_set_phrase_reads_the_described_set(question, phrase) -> None:
     assert set_phrase(question) == phrase
