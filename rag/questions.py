@@ -71,9 +71,11 @@ _SET_VALUED = re.compile(
     r"|\b(?:any\s+of|among|how\s+many\s+of)\s+(?:them|these|those)\b"
     r"|[,;:]\s*(?:list|name|show)\s+(?:them|those|all)\b"  # ("RL or RLHF objective in the loop, list them")
     # a noun phrase asking, typed with or without "?": "explicitly training-free methods?", "RL papers incl RLHF",
-    # "multimodal LLM papers (VLMs, ...)" (not "Both papers on X", "How do these papers"; nor a clause going on,
-    # "Only count abstracts that say so", which qualifies the asking)
-    rf"|^\W*(?!(?:both|these|those|the\s+two|two|how|what|why|do|does|did|are|is|were|was)\b)(?:[\w&+/-]+\s+){{0,4}}"
+    # "multimodal LLM papers (VLMs, ...)" (not "Both papers on X", "How do these papers", nor "Compare the diffusion
+    # papers", which asks about a set, not for one; nor a clause going on, "Only count abstracts that say so", which
+    # qualifies the asking)
+    rf"|^\W*(?!(?:both|these|those|the\s+two|two|how|what|why|do|does|did|are|is|were|was"
+    rf"|compare|contrast|summari[sz]e|describe)\b)(?:[\w&+/-]+\s+){{0,4}}"
     rf"{_SET_NOUN}\b\s*(?:\?+(?:\s|$)|$|\(|(?=(?:incl\.?|including)\b))"  # (and more after: "...methods?? need ...")
     # ("could you point me to every paper in this collection that explicitly describes ...")
     r"|\bpoint\s+(?:me\s+)?(?:to|at)\s+(?:the|all|any|every)\b"

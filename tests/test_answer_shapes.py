@@ -1344,6 +1344,14 @@ def test_a_set_summarised_is_its_table_without_sentences_closest_to_the_sets_own
     assert LEAD not in answer.text, answer.text
 
 
+@pytest.mark.parametrize("question", ["Compare the diffusion papers", "Contrast the diffusion papers."])
+def test_a_set_asked_to_be_compared_is_a_comparison_table(seed_assistant, question) -> None:
+    """ "Compare the diffusion papers" read as a noun phrase asking for papers ("Diffusion papers?") and listed the
+    two with their contributions: asked to compare them, the user gets the table."""
+    answer = seed_assistant.answer(question)
+    assert answer.kind == "compare" and sorted(cited_ids(answer)) == ["p12", "p15"], answer.text
+
+
 def test_an_overviews_sources_are_scored_by_closeness_to_their_topic(seed_assistant) -> None:
     """Every overview source showed "relevance 0.50 (semantic 1.00)", a placeholder: nothing was measured."""
     answer = seed_assistant.answer("What are the main themes of this conference?")
