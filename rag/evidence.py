@@ -59,7 +59,7 @@ ROLE_WORDS: dict[Role, frozenset[str]] = {
     "result": frozenset(["result", "results", "finding", "findings", "find", "found", "conclusion", "conclusions",
                          "conclude", "takeaway", "takeaways", "outcome", "outcomes", "show", "shows", "showed",
                          "headline", "performance", "perform", "performs", "performed", "accuracy", "improvement",
-                         "improvements", "gain", "gains", "numbers"]),
+                         "improvements", "gain", "gains", "numbers", "metric", "metrics"]),
     "data": frozenset(["dataset", "datasets", "data", "benchmark", "benchmarks", "corpus", "corpora", "evaluated",
                        "evaluation", "collected"]),
     "problem": frozenset(["motivation", "motivate", "motivated", "challenge", "challenges", "gap", "limitation",

@@ -1352,6 +1352,16 @@ def test_a_set_asked_to_be_compared_is_a_comparison_table(seed_assistant, questi
     assert answer.kind == "compare" and sorted(cited_ids(answer)) == ["p12", "p15"], answer.text
 
 
+def test_metrics_asked_of_a_set_are_its_members_result_sentences(seed_assistant) -> None:
+    """ "What metrics do the LLM papers report?" quoted each LLM paper's sentence about LLMs ("Video Large Language
+    Models (Video-LLMs) have made rapid progress ..."): "metrics" asked for no role. Metrics are reported where
+    results are, with their figures: DGP's "+4.2 on SQA", MODIRECT's "from 25.9% to 85.4%", RISE's "11.1%"."""
+    answer = seed_assistant.answer("What metrics do the LLM papers report?")
+    assert answer.kind == "list" and len(answer.evidence) >= 4, answer.text
+    with_figures = [e.paper_id for e in answer.evidence if any(c.isdigit() for c in e.sentence.text)]
+    assert len(with_figures) >= 3, answer.text
+
+
 def test_an_overviews_sources_are_scored_by_closeness_to_their_topic(seed_assistant) -> None:
     """Every overview source showed "relevance 0.50 (semantic 1.00)", a placeholder: nothing was measured."""
     answer = seed_assistant.answer("What are the main themes of this conference?")
