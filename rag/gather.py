@@ -428,13 +428,16 @@ class Gatherer:
         """
         pointed = [self._disambiguated(pid, plan, scope) for pid in plan.targets]
         named = list(dict.fromkeys(pid for pid in pointed if pid))
-        pointed = list(named)
+        # "How does it compare to the other diffusion paper?": the paper "it" points back at, and another described
+        back = list(plan.carried) if plan.described and plan.points_back and len(plan.carried) == 1 and not named \
+            else []
+        pointed = named + back
         for phrase in plan.described:
             if self._describes_named(phrase, named):
                 continue
             among = f"{phrase} {plan.described_among}" if plan.described_among else phrase  # (of the set named)
             best = [s for s in self.retriever.rank(among, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)
-                    if s.paper_id not in scope.avoided][:1]
+                    if s.paper_id not in scope.avoided and s.paper_id not in back][:1]
             pointed += [s.paper_id for s in best if s.paper_id not in pointed]
         if not pointed and plan.carried and not plan.counted_anew and self._is_followup(plan, scope):
             plan.followup = True

@@ -936,7 +936,9 @@ def asks_gist(plan: QuestionPlan) -> bool:
 def suggested_kind(plan: QuestionPlan) -> Kind:
     """The answer shape the wording suggests; the assistant may change it from evidence."""
     pointed = len(plan.targets) + len(plan.described)
-    if plan.mentions + len(plan.described) >= 2 or plan.compared_count:
+    # ("How does it compare to the other diffusion paper?": the paper "it" points back at is one of the two)
+    pointed_back = int(plan.points_back and len(plan.carried) == 1 and not plan.mentions)
+    if plan.mentions + pointed_back + len(plan.described) >= 2 or plan.compared_count:
         return "compare"
     if pointed == 1 and asks_gist(plan):
         return "summary"

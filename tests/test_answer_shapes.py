@@ -812,6 +812,17 @@ def test_the_largest_of_the_benchmarks_just_listed_is_answered_from_their_sizes(
     assert set(cited_ids(answer)) == RESOURCE_PAPERS and "The larger number is V33DA's" in answer.text, answer.text
 
 
+@pytest.mark.parametrize("followup", ["How does it compare to the other diffusion paper?",
+                                      "Compare it with the paper on rare attribute-object compositions."])
+def test_it_and_another_described_paper_are_compared(seed_assistant, followup) -> None:
+    """After "What is DaTMe?", "How does it compare to the other diffusion paper?" was DaTMe's summary: "it" was
+    not counted as one of the two papers, and the description found DaTMe itself."""
+    first = seed_assistant.answer("What is DaTMe?")
+    history = [Message("user", "What is DaTMe?"), Message("assistant", first.text)]
+    answer = seed_assistant.answer(followup, history=history)
+    assert answer.kind == "compare" and sorted(cited_ids(answer)) == ["p12", "p15"], answer.text
+
+
 def test_papers_evaluating_on_benchmarks_are_not_read_as_contributing_one(seed_assistant) -> None:
     _, members, possible = answered_list(seed_assistant, "Which papers evaluate on benchmarks?")
     assert {"p04", "p16"} <= set(members + possible)
