@@ -327,11 +327,17 @@ def answering(scored: Sequence[Evidence], asked: Collection[Role]) -> list[Evide
     exceeds highly-specialized domain-specific state of the art" had been quoted for META-DINO's datasets); a
     sentence that only reports an experiment ("empirical work has suggested ...") does not answer, nor one setting
     out the problem ("RL has shown great empirical success in various application domains")."""
-    data = "data" in asked
-    ran_on = [e for e in scored if data and e.role != "problem" and names_setting(e.sentence.text)]
+    ran_on = [e for e in scored if e.role not in asked and in_role(e, asked)]
     found = [e for e in scored if e.role in asked or e.coverage > 0 or e in ran_on]
     first = [e for e in found if e.coverage > 0 or e in ran_on]
     return first + [e for e in found if e not in first]
+
+
+def in_role(evidence: Evidence, asked: Collection[Role]) -> bool:
+    """Whether a sentence is of a role asked for, a sentence saying what an evaluation ran on counting as data
+    (unless it sets out the problem): few abstracts give their data a sentence of its own."""
+    return evidence.role in asked or ("data" in asked and evidence.role != "problem"
+                                      and names_setting(evidence.sentence.text))
 
 
 _HOW_WELL = re.compile(r"\bhow\s+(?:well|good|effective|accurate|successful)\b", re.IGNORECASE)

@@ -45,6 +45,7 @@ from .evidence import (
     distinctive_word,
     has_expected,
     holds_phrase,
+    in_role,
     may_name_other_than,
     named_phrase,
     names_asked,
@@ -1122,9 +1123,9 @@ def _asked_role_first(plan: QuestionPlan, evidence: list[Evidence]) -> list[Evid
     main findings of RISE?"), lead by ASKED_ROLE_LEAD. The role's small bonus (ROLE_BONUS) had lost to the
     similarity a sentence naming the paper has: RISE's findings were its method sentences."""
     roles = _roles_asked_alone(plan)
-    if not roles or not any(e.role in roles for e in evidence):
+    if not roles or not any(in_role(e, roles) for e in evidence):
         return evidence
-    led = [replace(e, bonus=e.bonus + ASKED_ROLE_LEAD) if e.role in roles else e for e in evidence]
+    led = [replace(e, bonus=e.bonus + ASKED_ROLE_LEAD) if in_role(e, roles) else e for e in evidence]
     return sorted(led, key=lambda e: -e.score)
 
 

@@ -823,6 +823,18 @@ def test_it_and_another_described_paper_are_compared(seed_assistant, followup) -
     assert answer.kind == "compare" and sorted(cited_ids(answer)) == ["p12", "p15"], answer.text
 
 
+def test_the_data_of_papers_just_listed_is_where_each_says_what_it_ran_on(seed_assistant) -> None:
+    """After "Which papers use reinforcement learning?", "What datasets do they use?" quoted RISE's opening
+    background ("Reinforcement learning from trajectory-level outcomes has become a standard approach ..."): RISE
+    has no data-role sentence, and names its datasets where it reports results ("across HotpotQA, ...")."""
+    listed_first = "Which papers use reinforcement learning?"
+    first = seed_assistant.answer(listed_first)
+    history = [Message("user", listed_first), Message("assistant", first.text)]
+    answer = seed_assistant.answer("What datasets do they use?", history=history)
+    assert {"p02", "p07"} <= set(cited_ids(answer)) and "HotpotQA" in answer.text, answer.text
+    assert all(e.role != "problem" for e in answer.evidence if e.paper_id == "p07"), answer.text
+
+
 def test_papers_evaluating_on_benchmarks_are_not_read_as_contributing_one(seed_assistant) -> None:
     _, members, possible = answered_list(seed_assistant, "Which papers evaluate on benchmarks?")
     assert {"p04", "p16"} <= set(members + possible)
