@@ -20,7 +20,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .chunking import Sentence
-from .evidence import NUMBER_WORDS, Match, answering, contribution
+from .evidence import NUMBER_WORDS, Match, answering, contribution, in_role
 from .gather import Gathered, Missing, StatedSize
 from .roles import names_setting
 from .types import Evidence, Role, Source, escape_brackets
@@ -293,8 +293,10 @@ def comparison(sources: Sequence[Source], evidence: Sequence[Evidence], shared: 
 
 def _setting(own: Sequence[Evidence], used: Collection[Evidence]) -> Evidence | None:
     """A paper's sentence saying what it was evaluated on, when none has the data role ("Across subcellular
-    fluorescence microscopy, Earth observation, ..., META-DINO outperforms ..."), not quoted in another cell."""
-    return next((e for e in own if e not in used and names_setting(e.sentence.text)), None)
+    fluorescence microscopy, Earth observation, ..., META-DINO outperforms ..."), not quoted in another cell: by
+    the rule a set's data answers use, so never the sentence setting out the problem."""
+    data: tuple[Role, ...] = ("data",)
+    return next((e for e in own if e not in used and in_role(e, data)), None)
 
 
 def _evaluates(picks: Collection[Evidence | None]) -> bool:

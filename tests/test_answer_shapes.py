@@ -835,6 +835,20 @@ def test_the_data_of_papers_just_listed_is_where_each_says_what_it_ran_on(seed_a
     assert all(e.role != "problem" for e in answer.evidence if e.paper_id == "p07"), answer.text
 
 
+def test_a_tables_data_cell_never_quotes_the_problem_it_sets_out(seed_assistant) -> None:
+    """The data cell and a set's data answers follow one rule (evidence.in_role): the tabular paper's data cell had
+    quoted its opening problem ("it remains unclear how they will perform on real genotype-to-phenotype tabular
+    datasets"), a sentence about data that says what is unknown, not what the paper ran on."""
+    answer = seed_assistant.answer("The paper on agents learning socially and the paper on genetic ancestry in "
+                                   "table-based prediction both talk about non-stationarity. Is it the same idea?")
+    assert answer.kind == "compare" and answer.table, answer.text
+    banked = seed_assistant.bank.get(seed_assistant.papers)
+    for row in answer.table:
+        own = banked[str(row["paper_id"])]
+        roles = dict(zip((s.text for s in own.sentences), own.roles, strict=True))
+        assert row["Data / setting"] is None or roles[str(row["Data / setting"])] != "problem", row
+
+
 def test_papers_evaluating_on_benchmarks_are_not_read_as_contributing_one(seed_assistant) -> None:
     _, members, possible = answered_list(seed_assistant, "Which papers evaluate on benchmarks?")
     assert {"p04", "p16"} <= set(members + possible)
