@@ -55,6 +55,7 @@ LOWER_CASE_SHARE = 0.1
 
 # What a collection is a set of: its papers, or the methods they contribute ("Which methods ... are training-free?").
 _PAPER_NOUNS = r"(?:papers|works|studies|articles|abstracts|publications|submissions|preprints)"
+_PAPER_NOUN = r"(?:paper|work|study|article|abstract|submission)"  # one of them: "each LLM paper"
 _SET_NOUN = rf"(?:{_PAPER_NOUNS}|ones|methods|approaches|techniques|frameworks)"
 _SET_VALUED = re.compile(
     rf"\b(?:which|what|list|name|find|show|enumerate|are\s+there|how\s+many|any|(?:looking|searching)\s+for)\b[^?.]*?"
@@ -142,7 +143,7 @@ def _set_phrase_pattern(head: str) -> re.Pattern[str]:
     """ "the vision papers", "each LLM paper": up to four words describing a set, before its head noun."""
     described = rf"((?:{_NOT_IN_SET_PHRASE}[\w&+-]+\s+){{0,3}}?{_NOT_IN_SET_PHRASE}[\w&+-]+)"
     return re.compile(rf"\b(?:the|these|those|all)\s+{described}\s+{head}\b"
-                      rf"|\b(?:each|every)\s+{described}\s+(?:paper|work|study|article|abstract|submission)\b",
+                      rf"|\b(?:each|every)\s+{described}\s+{_PAPER_NOUN}\b",
                       re.IGNORECASE)
 
 
@@ -1382,7 +1383,7 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     return parts if len(named) + len(parts) >= 2 else [part for part in parts if part not in of_one]
 
 
-_EACH_OF_A_SET = re.compile(r"\b(?:each|every)\s+(?:[\w&+-]+\s+){0,3}(?:paper|work|study|article|abstract)$",
+_EACH_OF_A_SET = re.compile(rf"\b(?:each|every)\s+(?:[\w&+-]+\s+){{0,3}}{_PAPER_NOUN}$",
                             re.IGNORECASE)
 # "Which <noun> ... is the one that ...": "the one" restates what the question asks for, a paper only when the noun
 # is one ("Which paper is the one that ...")

@@ -474,6 +474,7 @@ def test_list_criterion_keeps_content_verbs() -> None:
     ("What are the results of the RL papers?", "RL"),  # (not "results RL": the set is what the results are of)
     ("What datasets are used across all the vision papers?", "vision"),
     ("What is the main contribution of each LLM paper?", "LLM"),
+    ("What does each vision submission find?", "vision"),
     ("Summarize the papers on river monitoring.", "river monitoring"),  # (no "among", "of", "across" before it)
     ("What do the studies about coral reefs find?", "coral reefs"),
 ])
@@ -486,6 +487,14 @@ def test_set_phrase_reads_the_described_set(question, phrase) -> None:
                                       "List the papers that apply their methods to reef data."])
 def test_pointers_are_not_a_set_phrase(question) -> None:
     assert set_phrase(question) == ""
+
+
+@pytest.mark.parametrize("noun", ["paper", "study", "submission"])
+def test_each_member_of_a_set_is_not_a_paper_described(seeds, noun) -> None:
+    """ "the main contribution of each LLM submission" asks it of every LLM paper; it does not describe one paper
+    to look up (the singular paper nouns are one list, as "submission" had been missing from one copy)."""
+    plan = plan_question(f"What is the main contribution of each LLM {noun}?", seeds)
+    assert plan.described == [] and plan.set_phrase == "LLM", plan
 
 
 def test_experiments_on_something_frame_the_criterion() -> None:
