@@ -327,7 +327,7 @@ def answering(scored: Sequence[Evidence], asked: Collection[Role]) -> list[Evide
     exceeds highly-specialized domain-specific state of the art" had been quoted for META-DINO's datasets); a
     sentence that only reports an experiment ("empirical work has suggested ...") does not answer, nor one setting
     out the problem ("RL has shown great empirical success in various application domains")."""
-    ran_on = [e for e in scored if e.role not in asked and in_role(e, asked)]
+    ran_on = [e for e in scored if "data" in asked and _says_what_it_ran_on(e)]
     found = [e for e in scored if e.role in asked or e.coverage > 0 or e in ran_on]
     first = [e for e in found if e.coverage > 0 or e in ran_on]
     return first + [e for e in found if e not in first]
@@ -336,8 +336,11 @@ def answering(scored: Sequence[Evidence], asked: Collection[Role]) -> list[Evide
 def in_role(evidence: Evidence, asked: Collection[Role]) -> bool:
     """Whether a sentence is of a role asked for, a sentence saying what an evaluation ran on counting as data
     (unless it sets out the problem): few abstracts give their data a sentence of its own."""
-    return evidence.role in asked or ("data" in asked and evidence.role != "problem"
-                                      and names_setting(evidence.sentence.text))
+    return evidence.role in asked or ("data" in asked and _says_what_it_ran_on(evidence))
+
+
+def _says_what_it_ran_on(evidence: Evidence) -> bool:
+    return evidence.role != "problem" and names_setting(evidence.sentence.text)
 
 
 _HOW_WELL = re.compile(r"\bhow\s+(?:well|good|effective|accurate|successful)\b", re.IGNORECASE)

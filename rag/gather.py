@@ -429,9 +429,7 @@ class Gatherer:
         """
         pointed = [self._disambiguated(pid, plan, scope) for pid in plan.targets]
         named = list(dict.fromkeys(pid for pid in pointed if pid))
-        # "How does it compare to the other diffusion paper?": the paper "it" points back at, and another described
-        back = list(plan.carried) if plan.described and plan.points_back and len(plan.carried) == 1 and not named \
-            else []
+        back = plan.pointed_back if plan.described and not named else []  # ("it" and "the other diffusion paper")
         pointed = named + back
         for phrase in plan.described:
             if self._describes_named(phrase, named):

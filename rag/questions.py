@@ -500,6 +500,12 @@ class QuestionPlan:
         return bool(self.set_phrase) and not self.wants_papers and not _LISTS_THE_SET.match(self.question)
 
     @property
+    def pointed_back(self) -> list[str]:
+        """The one paper a pronoun points back at when the question names none: "it" of "How does it compare to
+        the other diffusion paper?", one of the two compared."""
+        return list(self.carried) if self.points_back and len(self.carried) == 1 and not self.mentions else []
+
+    @property
     def roles_asked(self) -> set[Role]:
         """The sentence roles the question asks for by its words, a leading list verb and the words describing
         which paper is meant aside: "find" of "What did CoCHI find?", not "show" of "Show me the diffusion model
@@ -937,9 +943,7 @@ def asks_gist(plan: QuestionPlan) -> bool:
 def suggested_kind(plan: QuestionPlan) -> Kind:
     """The answer shape the wording suggests; the assistant may change it from evidence."""
     pointed = len(plan.targets) + len(plan.described)
-    # ("How does it compare to the other diffusion paper?": the paper "it" points back at is one of the two)
-    pointed_back = int(plan.points_back and len(plan.carried) == 1 and not plan.mentions)
-    if plan.mentions + pointed_back + len(plan.described) >= 2 or plan.compared_count:
+    if plan.mentions + len(plan.pointed_back) + len(plan.described) >= 2 or plan.compared_count:
         return "compare"
     if pointed == 1 and asks_gist(plan):
         return "summary"
