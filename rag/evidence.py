@@ -653,6 +653,7 @@ class EvidenceScorer:
         if word and not any(matches.related.values()) and self.absent_terms([word], papers):
             return []
         releases = "release" in asked_roles(criterion)  # ("ship code": the sentences saying where code is, as evidence)
+        released = {w.lower() for w in words(criterion)} & RELEASED_THINGS if releases else set()
         out = []
         for paper in papers:
             entry = banked[paper.id]
@@ -672,7 +673,12 @@ class EvidenceScorer:
             best = int(np.argmax(scores)) if scores else -1
             if best >= 0 and scores[best] >= 0:
                 out.append((paper.id, entry.sentences[best], scores[best]))
-        return sorted(out, key=lambda m: -m[2])
+        out.sort(key=lambda m: -m[2])
+        if released and out and _shipping(banked[out[0][0]], released) == out[0][1]:  # the criterion is a release
+            shipped = {pid: found for pid, _, _ in out if (found := _shipping(banked[pid], released))}
+            out = sorted([(pid, shipped[pid], IDENTITY_SCORE) if pid in shipped else (pid, sentence, score)
+                          for pid, sentence, score in out], key=lambda m: -m[2])
+        return out
 
     def resource_papers(self, criterion: str, papers: Sequence[Paper]) -> dict[str, Sentence]:
         """The papers whose abstract says the paper is a data resource ("V33DA, a multimodal benchmark", "MODIRECT,
@@ -857,6 +863,16 @@ OWN_LIMITS = frozenset(["limitation", "limitations", "weakness", "weaknesses", "
 # Nor do most abstracts say where their code is: asked for and absent, it is "not stated" (an unrelated sentence of
 # DaTMe had been quoted for "Does DaTMe release code?").
 RELEASED_THINGS = frozenset(["code", "github", "repository", "repo", "open-source", "opensource"])
+
+
+def _shipping(entry: Banked, released: set[str]) -> Sentence | None:
+    """The paper's release sentence writing what a criterion asks to be released ("code" of "Which papers have
+    code available?"). When the best match of a criterion is such a sentence, the criterion asks for releases, and
+    every paper with one is what the list asks for, however it says so: by similarity, RISE's "Code is available
+    at ..." had set a bar that V33DA's "We release V33DA ... together with code for the evaluated methods" missed,
+    while "Which papers share their code?" listed both. (Only then: "LLMs ... releasing code" asks about LLMs.)"""
+    return next((sentence for sentence, role in zip(entry.sentences, entry.roles, strict=True)
+                 if role == "release" and released & {w.lower() for w in words(sentence.text)}), None)
 _PRIOR_WORK = re.compile(r"\b(?:existing|prior|previous|earlier|current|other|standard|conventional|baselines?|"
                          r"address(?:es|ed)?|overcome[sd]?|tackle[sd]?|solve[sd]?|fix(?:es|ed)?|remed(?:y|ies|ied))\b",
                          re.IGNORECASE)

@@ -849,6 +849,18 @@ def test_a_tables_data_cell_never_quotes_the_problem_it_sets_out(seed_assistant)
         assert row["Data / setting"] is None or roles[str(row["Data / setting"])] != "problem", row
 
 
+def test_phrasings_of_a_code_release_criterion_list_the_same_papers(seed_assistant) -> None:
+    """ "Which papers have code available?" listed RISE and CoCHI ("Code is available at ..." set the bar by
+    similarity) while "Which papers share their code?" also listed V33DA ("We release V33DA ... together with code
+    for the evaluated methods"): a criterion asking for released code is met by every release sentence writing it."""
+    lists = {q: seed_assistant.answer(q) for q in ("Which papers have code available?",
+                                                    "Which papers share their code?", "Which papers release code?")}
+    assert all(a.kind == "list" for a in lists.values()), {q: a.text for q, a in lists.items()}
+    cited = {q: set(cited_ids(a)) for q, a in lists.items()}
+    assert len({frozenset(c) for c in cited.values()}) == 1, cited
+    assert {"p04", "p07", "p10"} <= cited["Which papers share their code?"], cited
+
+
 def test_papers_evaluating_on_benchmarks_are_not_read_as_contributing_one(seed_assistant) -> None:
     _, members, possible = answered_list(seed_assistant, "Which papers evaluate on benchmarks?")
     assert {"p04", "p16"} <= set(members + possible)
