@@ -385,7 +385,8 @@ class Gatherer:
         Wording alone decided this before: of 25 overview requests written blind ("Give me the lay of the land",
         "themes?", "what's everyone working on?") one got the overview; the rest were refused or quoted one paper.
         """
-        if plan.negated or plan.conjuncts or plan.carried or plan.wants_papers or plan.set_phrase \
+        if plan.negated or plan.conjuncts or plan.carried or plan.wants_papers or plan.asks_for_a_paper \
+                or plan.set_phrase \
                 or any(t.lower() in METADATA_WORDS for t in plan.terms):  # ("Who are the authors here?": not stated)
             return False
         prototypes = np.stack(self.embedder.embed_queries(list(OVERVIEW_PROTOTYPES)))

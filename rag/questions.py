@@ -506,6 +506,12 @@ class QuestionPlan:
         return list(self.carried) if self.points_back and len(self.carried) == 1 and not self.mentions else []
 
     @property
+    def asks_for_a_paper(self) -> bool:
+        """Its wh-word asks for one paper: "Which paper has the strongest theoretical results?" (never an overview
+        of the collection, which it had been: its words are close to no sentence)."""
+        return bool(_WHICH_PAPER.search(self.question))
+
+    @property
     def roles_asked(self) -> set[Role]:
         """The sentence roles the question asks for by its words, a leading list verb and the words describing
         which paper is meant aside: "find" of "What did CoCHI find?", not "show" of "Show me the diffusion model
@@ -1387,6 +1393,7 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     return parts if len(named) + len(parts) >= 2 else [part for part in parts if part not in of_one]
 
 
+_WHICH_PAPER = re.compile(rf"\b(?:which|what)\s+(?:one\s+)?{_PAPER_NOUN}\b", re.IGNORECASE)
 _EACH_OF_A_SET = re.compile(rf"\b(?:each|every)\s+(?:[\w&+-]+\s+){{0,3}}{_PAPER_NOUN}$",
                             re.IGNORECASE)
 # "Which <noun> ... is the one that ...": "the one" restates what the question asks for, a paper only when the noun

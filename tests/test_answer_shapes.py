@@ -861,6 +861,13 @@ def test_phrasings_of_a_code_release_criterion_list_the_same_papers(seed_assista
     assert {"p04", "p07", "p10"} <= cited["Which papers share their code?"], cited
 
 
+def test_a_question_asking_for_one_paper_is_never_the_collection_overview(seed_assistant) -> None:
+    """ "Which paper has the strongest theoretical results?" was the overview of all 19 papers: its words are
+    close to no sentence, which marks a request for an overview, but it asks for a paper."""
+    answer = seed_assistant.answer("Which paper has the strongest theoretical results?")
+    assert answer.kind != "overview" and len(set(cited_ids(answer))) < 5, answer.text
+
+
 def test_papers_evaluating_on_benchmarks_are_not_read_as_contributing_one(seed_assistant) -> None:
     _, members, possible = answered_list(seed_assistant, "Which papers evaluate on benchmarks?")
     assert {"p04", "p16"} <= set(members + possible)
