@@ -329,8 +329,8 @@ class Gatherer:
             if listed is not None:
                 listed.among = len(listed_scope.ids)
                 return listed
-        if not pointed and plan.kind == "fact" and plan.seeks_papers and plan.expects == "any" and not plan.of_a_set \
-                and not plan.negated and plan.terms:
+        if not pointed and plan.kind == "fact" and (plan.seeks_papers or plan.asks_for_a_paper) \
+                and plan.expects == "any" and not plan.of_a_set and not plan.negated and plan.terms:
             return self._papers_sought(plan, scope, k)
         if not pointed and plan.kind == "fact" and plan.of_a_set and plan.topic_terms:
             described = self._list(plan, scope, k)  # "Summarize the papers about diffusion": that set, by a list's bar

@@ -868,6 +868,14 @@ def test_a_question_asking_for_one_paper_is_never_the_collection_overview(seed_a
     assert answer.kind != "overview" and len(set(cited_ids(answer))) < 5, answer.text
 
 
+def test_one_paper_asked_for_by_a_criterion_several_meet_lists_them(seed_assistant) -> None:
+    """ "Which paper is the most theoretical?" was refused (no sentence is close to the whole question) although
+    three abstracts describe theoretical work: asked for a paper, the evidence decides how many, as for "What work
+    ...?"."""
+    answer = seed_assistant.answer("Which paper is the most theoretical?")
+    assert answer.kind == "list" and not answer.refused and "p13" in cited_ids(answer), answer.text
+
+
 def test_papers_evaluating_on_benchmarks_are_not_read_as_contributing_one(seed_assistant) -> None:
     _, members, possible = answered_list(seed_assistant, "Which papers evaluate on benchmarks?")
     assert {"p04", "p16"} <= set(members + possible)
