@@ -340,6 +340,7 @@ def in_role(evidence: Evidence, asked: Collection[Role]) -> bool:
 
 
 def _says_what_it_ran_on(evidence: Evidence) -> bool:
+    """A sentence naming the settings an evaluation ran on, and not setting out the problem."""
     return evidence.role != "problem" and names_setting(evidence.sentence.text)
 
 
@@ -873,6 +874,8 @@ def _shipping(entry: Banked, released: set[str]) -> Sentence | None:
     while "Which papers share their code?" listed both. (Only then: "LLMs ... releasing code" asks about LLMs.)"""
     return next((sentence for sentence, role in zip(entry.sentences, entry.roles, strict=True)
                  if role == "release" and released & {w.lower() for w in words(sentence.text)}), None)
+
+
 _PRIOR_WORK = re.compile(r"\b(?:existing|prior|previous|earlier|current|other|standard|conventional|baselines?|"
                          r"address(?:es|ed)?|overcome[sd]?|tackle[sd]?|solve[sd]?|fix(?:es|ed)?|remed(?:y|ies|ied))\b",
                          re.IGNORECASE)

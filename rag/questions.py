@@ -507,8 +507,9 @@ class QuestionPlan:
 
     @property
     def asks_for_a_paper(self) -> bool:
-        """Its wh-word asks for one paper: "Which paper has the strongest theoretical results?" (never an overview
-        of the collection, which it had been: its words are close to no sentence)."""
+        """Its wh-word asks for a paper: "Which paper is the most theoretical?". The evidence decides how many
+        answer, as for "What work ...?" (it had been refused, three abstracts describing theory), and it is never
+        the collection's overview ("Which paper has the strongest theoretical results?" had been one)."""
         return bool(_WHICH_PAPER.search(self.question))
 
     @property
@@ -1393,6 +1394,7 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     return parts if len(named) + len(parts) >= 2 else [part for part in parts if part not in of_one]
 
 
+# A wh-word asking for a paper: "Which paper ...", "What study ..."
 _WHICH_PAPER = re.compile(rf"\b(?:which|what)\s+(?:one\s+)?{_PAPER_NOUN}\b", re.IGNORECASE)
 _EACH_OF_A_SET = re.compile(rf"\b(?:each|every)\s+(?:[\w&+-]+\s+){{0,3}}{_PAPER_NOUN}$",
                             re.IGNORECASE)
