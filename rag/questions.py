@@ -285,7 +285,7 @@ COLLECTION_TALK = frozenset(
 _NOT_AUXILIARY = rf"(?!{_AUXILIARY}\b)"
 _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|any)\s+(?:(?:of|among)\s+"
                            rf"(?:the|these|those)\s+)?(?:{_NOT_AUXILIARY}[\w-]+\s+){{0,2}}?{_SET_NOUN}\b"
-                           r"|\b(?:any|a|some)\s+(?:paper|work|study|article|abstract|submission)\b"
+                           rf"|\b(?:any|a|some)\s+{_PAPER_NOUN}\b"
                            # opening the question: "Submissions where multimodal LLMs are studied?"
                            rf"|^\W*{_SET_NOUN}(?=\s+(?:where|that|which|on|about|with)\b)", re.IGNORECASE)
 # Asking for papers without saying how many ("Which paper ...", "What work ...", "Is anyone ...", "papers dealing
@@ -1400,8 +1400,8 @@ _EACH_OF_A_SET = re.compile(rf"\b(?:each|every)\s+(?:[\w&+-]+\s+){{0,3}}{_PAPER_
                             re.IGNORECASE)
 # "Which <noun> ... is the one that ...": "the one" restates what the question asks for, a paper only when the noun
 # is one ("Which paper is the one that ...")
-_RESTATED_ASK = re.compile(r"(?:^|.*[.?!:]\s+)\W*(?:which|what)\s+(?!(?:paper|work|study|article|abstract|submission"
-                           r"|one)s?\b)\w+\b[^.?!]*\b(?:is|are|was|were)\s+$", re.IGNORECASE)
+_RESTATED_ASK = re.compile(rf"(?:^|.*[.?!:]\s+)\W*(?:which|what)\s+(?!(?:{_PAPER_NOUN}|one)s?\b)\w+\b[^.?!]*\b"
+                           r"(?:is|are|was|were)\s+$", re.IGNORECASE)
 _PART_OF_A_PAPER = re.compile(rf"^the\s+(?:[\w-]+\s+)?{_PART_NOUNS}\s+(?:on|about|of|for|that|which)\b|\sdataset$",
                               re.IGNORECASE)
 
