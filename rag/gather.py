@@ -38,7 +38,6 @@ from .evidence import (
     Match,
     abbreviated,
     answering,
-    asked_roles,
     content_terms,
     contribution,
     defines,
@@ -793,8 +792,8 @@ class Gatherer:
             possible = []  # nothing comes close: the list says so, without borderline guesses
         quoted_by: tuple[Role, ...] = ()  # the role each listed paper is quoted by, when one is asked of the set
         if plan.set_phrase and not within and (plan.asked_terms or plan.roles_asked_of_set or plan.about_its_set):
-            members, possible = self._answering(plan, members), self._answering(plan, possible)
             quoted_by = _quoted_by(plan)
+            members, possible = self._answering(plan, members, quoted_by), self._answering(plan, possible, quoted_by)
         named = plan.quoted if quoting else [" ".join(plan.asked_terms)] if within else plan.alternatives
         if plan.said_before and not quoting and members and len(named) < 2:  # (a plan said_before is never negated,
             named = [self._written_by(plan.criterion, members)]  # so it has no ``within``)
@@ -976,13 +975,13 @@ class Gatherer:
         found = contribution(own, Source(0, paper, 0.0, 0.0, 0.0))
         return Match(paper.id, found.sentence if found else match.sentence, match.score)
 
-    def _answering(self, plan: QuestionPlan, matches: Sequence[Match]) -> list[Match]:
+    def _answering(self, plan: QuestionPlan, matches: Sequence[Match], quoted_by: tuple[Role, ...]) -> list[Match]:
         """Each member's sentence that best answers what is asked of the set, score kept. Asked for a role
         ("What datasets do the vision papers use?", "What do the diffusion papers find?"): its best sentence of
         that role, or one writing the asked words; the list had quoted each vision paper's vision sentence. Asked
         about the papers themselves or their contribution: the sentence that stands for each. Asked for anything
-        else ("their methods for X"): the sentence that holds the asked words."""
-        if _quoted_by(plan) == ("method",):  # ("Tell me about the medical papers": what each paper is)
+        else ("their methods for X"): the sentence that holds the asked words. ``quoted_by``: ``_quoted_by(plan)``."""
+        if quoted_by == ("method",):  # ("Tell me about the medical papers": what each paper is)
             return [self._contribution_match(m) for m in matches]
         roles = plan.roles_asked_of_set
         text = " ".join(plan.asked_terms)
@@ -1143,7 +1142,7 @@ def _roles_of_every_paper(plan: QuestionPlan) -> tuple[Role, ...]:
     """The roles a question asks of every paper in view: role words only, no topic, no paper or conversation, and
     not asking for papers ("Which papers introduce a new benchmark?" lists those that do)."""
     if plan.carried or plan.negated or plan.kind == "compare" or plan.wants_papers or plan.contributed \
-            or "release" in asked_roles(plan.question):
+            or "release" in plan.roles_asked:
         return ()
     return _roles_asked_alone(plan)
 
