@@ -1360,6 +1360,7 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     """Descriptions of papers ("the audio-visual LLM trimodal-binding paper", "the paper on X") that name none;
     and the compared phrases of "compare/contrast A with B" that are definite ("the ...") and not found so."""
     names = NameIndex.of(papers)
+    question = _antecedents_filled(question)
     parts: list[str] = []
     of_one: set[str] = set()  # (described as a part of a paper: a dataset, benchmark or method)
     for match in _pointing(question):
@@ -1404,6 +1405,43 @@ _RESTATED_ASK = re.compile(rf"(?:^|.*[.?!:]\s+)\W*(?:which|what)\s+(?!(?:{_PAPER
                            r"(?:is|are|was|were)\s+$", re.IGNORECASE)
 _PART_OF_A_PAPER = re.compile(rf"^the\s+(?:[\w-]+\s+)?{_PART_NOUNS}\s+(?:on|about|of|for|that|which)\b|\sdataset$",
                               re.IGNORECASE)
+
+
+# "those/these/such" before a noun: a noun the question said before, with what it said of it there
+_DEMONSTRATIVE = re.compile(r"\b(?:those|these|such)\s+([A-Za-z][\w-]*)", re.IGNORECASE)
+_ANTECEDENT_MODIFIERS = 2  # words kept before the earlier noun: "text-to-image diffusion models"
+
+
+def _antecedents_filled(question: str) -> str:
+    """The question with "those X"/"such X" written as the earlier "<modifiers> X" they point back to.
+
+    "Compare the paper about making text-to-image generators faster and the paper about why those generators
+    break on rare attribute-object combos": the second description alone ("why those generators break ...")
+    retrieved the motion-generation paper; its generators are the text-to-image ones. A paper noun ("these
+    papers") points at papers, not at a thing said, and a noun said nowhere before stays as written.
+    """
+    def filled(match: re.Match[str]) -> str:
+        noun = match.group(1)
+        if re.fullmatch(rf"{_PAPER_NOUN}s?|{_SET_NOUN}", noun, re.IGNORECASE):
+            return match.group(0)
+        modifiers = _modifiers_before(question[:match.start()], noun)
+        return f"{modifiers} {noun}" if modifiers else match.group(0)
+    return _DEMONSTRATIVE.sub(filled, question)
+
+
+def _modifiers_before(text: str, noun: str) -> str:
+    """The words right before the last mention of ``noun`` (either number) in ``text``, up to a stopword or a
+    verb's -ing form ("making text-to-image generators": "text-to-image")."""
+    tokens = words(text)
+    for at in range(len(tokens) - 1, -1, -1):
+        if _singular(tokens[at].lower()) == _singular(noun.lower()):
+            kept: list[str] = []
+            for token in reversed(tokens[max(0, at - _ANTECEDENT_MODIFIERS):at]):
+                if token.lower() in STOPWORDS or token.lower().endswith("ing") and "-" not in token:
+                    break
+                kept.insert(0, token)
+            return " ".join(kept)
+    return ""
 
 
 def _one_and_another(question: str) -> list[str]:

@@ -682,6 +682,19 @@ def test_described_parts_keep_descriptions_of_unnamed_papers(mini) -> None:
     assert plan.kind == "compare" and plan.targets == []
 
 
+@pytest.mark.parametrize(("question", "part"), [
+    # "those X" / "such X" is the X said before, with what was said of it there; papers are not filled in
+    ("Compare the paper on cheaper coastal flood sensors with the paper on why those sensors drift in winter.",
+     "why coastal flood sensors drift in winter"),
+    ("Both deal with river pollution maps. Contrast the study that sharpens them with the study on why such maps "
+     "miss small streams.", "why river pollution maps miss small streams"),
+    ("Compare the paper on flood maps with the paper on why those papers disagree.", "why those papers disagree"),
+])
+def test_a_description_pointing_back_to_a_noun_says_it_in_full(mini, question: str, part: str) -> None:
+    """"why those sensors drift" alone retrieves any paper about sensors; the sensors are the coastal flood ones."""
+    assert part in described_parts(question, [], mini)
+
+
 @pytest.mark.parametrize(("question", "described"), [
     # a description ends with its clause: at punctuation or where "and/with the ..." starts the next one
     ("Compare the paper on river pollution sensors with the paper about coastal flood forecasting.",
