@@ -62,6 +62,7 @@ from .questions import (
     Kind,
     QuestionPlan,
     asked_part,
+    asked_quantities,
     asks_gist,
     beaten_unnamed,
     clauses,
@@ -678,6 +679,11 @@ class Gatherer:
         # been answered by CoCHI's "consistent improvements in calibration metrics")
         missing += [t for t in beaten_unnamed(plan.question) if t.lower() not in have
                     and len(self.scorer.absent_terms(t.split(), papers)) == len(t.split())]
+        # (a setting asked the value of, whose name's last word no relevant abstract writes: "What batch size did RISE
+        # use?" had been answered by RISE's "up to 11.1% relative F1"; a written one ("accuracy" of "accuracy rate")
+        # may come with its figure)
+        missing += [t for t in asked_quantities(plan.question) if t.lower() not in have
+                    and self.scorer.absent_terms([t.split()[-2]], papers)]
         within = {w.lower() for t in missing for w in words(t)}  # "Dense Connector", not also "Dense", "Connector"
         named = (named_phrase(t, plan.question) for t in absent if t.lower() not in within)  # "Stable Diffusion"
         absent = list(dict.fromkeys(named)) + missing

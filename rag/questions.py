@@ -1691,6 +1691,23 @@ def compared_against(question: str) -> list[str]:
             if content_terms(m.group(1))]
 
 
+def asked_quantities(question: str) -> list[str]:
+    """The settings a question asks the value of: "What learning rate and batch size did RISE use?" -> ["learning
+    rate", "batch size"]. An abstract that never writes one has no value for it, whatever figures it states. Only
+    a setting the wh-word's clause asks for: "Which abstracts put a number on their gains - not dataset sizes?"
+    asks for papers, and sets sizes aside. Nor the size of what a paper is or builds ("What model size does DGP
+    use?", "the dataset size"): its counts ("7B and 13B", "33,625 events") answer that."""
+    return [f"{m.group(1).strip()} {m.group(2)}" for m in _QUANTITY.finditer(question)
+            if _ASKS_QUANTITY.search(question[:m.start()]) and not _BUILT_THING.search(m.group(1))]
+
+
+# A setting's name: one or two words before a quantity noun ("batch size", "LoRA rank", "audio sampling rate")
+_QUANTITY = re.compile(r"\b((?:(?!(?:what|which|the|a|an|and|or|of|its|their|this|that|these|those|is|are|was|were"
+                       r"|at|in|on|for|with|by|to)\b)[\w-]+\s+){1,2})(sizes?|rates?|ranks?|ratios?)\b", re.IGNORECASE)
+_BUILT_THING = re.compile(rf"\b(?:{_PART_NOUNS}|models?|data|corpus|network)s?\b", re.IGNORECASE)
+_ASKS_QUANTITY = re.compile(r"\b(?:what|which)\b[^,;:.?!()\u2013\u2014]*$", re.IGNORECASE)  # (in the wh-word's clause)
+
+
 def beaten_unnamed(question: str) -> list[str]:
     """What a question asks a paper to beat, written without a capital: "Does CoCHI beat plain temperature scaling
     ...?" -> ["plain temperature scaling"]. It may be a method the abstract never mentions, or the paper's own

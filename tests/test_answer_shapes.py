@@ -560,6 +560,26 @@ def test_a_bar_the_question_sets_for_a_figure_is_never_reported_missing(seed_ass
     assert not answer.refused and "does not mention" not in answer.text, answer.text
 
 
+@pytest.mark.parametrize(("question", "setting"), [
+    ("Which batch size was DaTMe run with?", "batch size"),
+    ("What dropout rate and LoRA rank does CoCHI need?", "dropout rate"),
+])
+def test_a_setting_whose_name_the_abstract_never_writes_is_not_stated(seed_assistant, question, setting) -> None:
+    """A batch size is a figure of its own: the answer had quoted whatever figures the abstract states (RISE's
+    "up to 11.1% relative F1" for its batch size) as if they gave it."""
+    answer = seed_assistant.answer(question)
+    assert answer.refused and f'"{setting}"' in answer.text.split("\n")[0], answer.text
+
+
+@pytest.mark.parametrize("question", [
+    "What accuracy rate does DeltaDirect reach on the synthetic benchmark?",  # (the abstract writes "accuracy")
+    "What model size does DGP build on?",  # (the size of what a paper builds: "LLaVA-1.5-7B and 13B")
+])
+def test_a_setting_the_abstract_names_is_never_reported_missing(seed_assistant, question) -> None:
+    answer = seed_assistant.answer(question)
+    assert "does not mention" not in answer.text, answer.text
+
+
 @pytest.mark.parametrize("question", ["who wrote the DaTMe paper?", "Who is behind the Token Hypothesis?"])
 def test_asking_who_wrote_a_paper_is_asking_for_its_authors(seed_assistant, question) -> None:
     """No abstract names its authors; "who wrote" had been read as a question about the paper's topic and

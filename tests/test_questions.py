@@ -27,6 +27,7 @@ from rag.questions import (
     NameIndex,
     alternatives,
     asked_part,
+    asked_quantities,
     beaten_unnamed,
     clauses,
     compared_against,
@@ -669,6 +670,18 @@ def test_link_names_on_the_seed_corpus(seeds) -> None:
     assert link_names("How well does TabPFN cope with rare ancestries?", seeds) == [
         seed_id(seeds, "Tabular foundation models")]
     assert link_names("What do large models get wrong?", seeds) == []
+
+
+@pytest.mark.parametrize(("question", "settings"), [
+    ("What learning rate and batch size did GlowNet use?", ["learning rate", "batch size"]),
+    ("At what audio sampling rate were the calls recorded?", ["audio sampling rate"]),
+    # asked for papers, with sizes set aside; the size of what a paper builds; no wh-word asking
+    ("Which papers report gains - not dataset sizes?", []),
+    ("What model size does RiverSense use?", []),
+    ("Does TideFormer keep the compression ratio fixed?", []),
+])
+def test_asked_quantities_are_the_settings_a_wh_word_asks_the_value_of(question: str, settings: list[str]) -> None:
+    assert asked_quantities(question) == settings
 
 
 # --------------------------------------------------------------------------- described papers
