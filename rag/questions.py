@@ -1437,7 +1437,7 @@ def _modifiers_before(text: str, noun: str) -> str:
         if _singular(tokens[at].lower()) == _singular(noun.lower()):
             kept: list[str] = []
             for token in reversed(tokens[max(0, at - _ANTECEDENT_MODIFIERS):at]):
-                if token.lower() in STOPWORDS or token.lower().endswith("ing") and "-" not in token:
+                if token.lower() in STOPWORDS or (token.lower().endswith("ing") and "-" not in token):
                     break
                 kept.insert(0, token)
             return " ".join(kept)
@@ -1705,7 +1705,7 @@ def asked_quantities(question: str) -> list[str]:
 _QUANTITY = re.compile(r"\b((?:(?!(?:what|which|the|a|an|and|or|of|its|their|this|that|these|those|is|are|was|were"
                        r"|at|in|on|for|with|by|to)\b)[\w-]+\s+){1,2})(sizes?|rates?|ranks?|ratios?)\b", re.IGNORECASE)
 _BUILT_THING = re.compile(rf"\b(?:{_PART_NOUNS}|models?|data|corpus|network)s?\b", re.IGNORECASE)
-_ASKS_QUANTITY = re.compile(r"\b(?:what|which)\b[^,;:.?!()\u2013\u2014]*$", re.IGNORECASE)  # (in the wh-word's clause)
+_ASKS_QUANTITY = re.compile(r"\b(?:what|which)\b(?:(?!\s-\s)[^,;:.?!()\u2013\u2014])*$", re.IGNORECASE)  # (its clause)
 
 
 def beaten_unnamed(question: str) -> list[str]:

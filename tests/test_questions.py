@@ -676,7 +676,7 @@ def test_link_names_on_the_seed_corpus(seeds) -> None:
     ("What learning rate and batch size did GlowNet use?", ["learning rate", "batch size"]),
     ("At what audio sampling rate were the calls recorded?", ["audio sampling rate"]),
     # asked for papers, with sizes set aside; the size of what a paper builds; no wh-word asking
-    ("Which papers report gains - not dataset sizes?", []),
+    ("Which papers report gains - not batch sizes?", []),
     ("What model size does RiverSense use?", []),
     ("Does TideFormer keep the compression ratio fixed?", []),
 ])
