@@ -380,7 +380,9 @@ _COMPARED = re.compile(
     # "SIF versus the Compositional Stress Index: what does each measure?"
     r"|(?:^|[:;?.]\s*)([^:;?,.]+?)\s+(?:vs\.?|versus)\s+([^:;?,.]+?)\s*(?=[:;?,.]|$)"
     # "SIF and the Compositional Stress Index are both diagnostics": two things said alike, set side by side
-    r"|\b([^:;?,.]+?)\s+and\s+(the\s+[^:;?,.]+?)\s+(?:are|were)\s+(?:both|each)\b",
+    r"|\b([^:;?,.]+?)\s+and\s+(the\s+[^:;?,.]+?)\s+(?:are|were)\s+(?:both|each)\b"
+    # "Both the chatbot overconfidence fix and the causal-discovery paper ...": the paper noun heads both sides
+    r"|\bboth\s+(the\s+[^:;?,.]+?)\s+and\s+(the\s+[^:;?,.]+?\s+(?:paper|work|study|abstract))\b",
     re.IGNORECASE,
 )
 _THE = re.compile(r"^the\s+|\s+(?:paper|work|study|abstract|one|benchmark|dataset|method|model|approach)$",

@@ -702,9 +702,13 @@ def test_described_parts_keep_descriptions_of_unnamed_papers(mini) -> None:
     ("Both deal with river pollution maps. Contrast the study that sharpens them with the study on why such maps "
      "miss small streams.", "why river pollution maps miss small streams"),
     ("Compare the paper on flood maps with the paper on why those papers disagree.", "why those papers disagree"),
+    # "Both the X and the Y paper": the paper noun heads both sides
+    ("Both the river pollution fix and the coastal flood forecasting paper use sensors. Do they agree?",
+     "river pollution fix"),
 ])
 def test_a_description_pointing_back_to_a_noun_says_it_in_full(mini, question: str, part: str) -> None:
-    """"why those sensors drift" alone retrieves any paper about sensors; the sensors are the coastal flood ones."""
+    """"why those sensors drift" alone retrieves any paper about sensors; the sensors are the coastal flood ones.
+    "the river pollution fix" had described nothing, and one paper was compared with none."""
     assert part in described_parts(question, [], mini)
 
 
