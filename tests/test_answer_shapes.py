@@ -560,6 +560,23 @@ def test_a_bar_the_question_sets_for_a_figure_is_never_reported_missing(seed_ass
     assert not answer.refused and "does not mention" not in answer.text, answer.text
 
 
+@pytest.mark.parametrize(("question", "resource"), [
+    ("Which papers introduce a new dataset about birds?", "p10"),
+    ("Which papers release a new benchmark for AI agents?", "p05"),
+])
+def test_a_resource_asked_on_a_topic_is_the_one_on_it(seed_assistant, question, resource) -> None:
+    """Each of the three benchmark papers says it is one; asked for one on a topic, the three had all matched
+    fully, the zebra-finch benchmark for AI agents too."""
+    answer = seed_assistant.answer(question)
+    assert cited_ids(answer) == [resource], answer.text
+
+
+def test_what_most_resources_are_for_is_no_topic(seed_assistant) -> None:
+    """ "for evaluating models": two of the three benchmark abstracts write "evaluate", and the third is still one."""
+    answer = seed_assistant.answer("Which papers introduce a new benchmark for evaluating models?")
+    assert {"p05", "p10", "p11"} <= set(cited_ids(answer)), answer.text
+
+
 @pytest.mark.parametrize(("question", "setting"), [
     ("Which batch size was DaTMe run with?", "batch size"),
     ("What dropout rate and LoRA rank does CoCHI need?", "dropout rate"),
