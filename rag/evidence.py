@@ -694,8 +694,8 @@ class EvidenceScorer:
                  and w.lower() not in ROLE_CUES]
         if len(resources) < 2 or not topic:
             return resources
-        writing = {pid for pid in resources
-                   if any(self.wanted(w) & set().union(*banked[pid].stems) for w in topic)}
+        wanted = set().union(*(self.wanted(w) for w in topic))
+        writing = {pid for pid in resources if wanted & set().union(*banked[pid].stems)}
         selects = 0 < len(writing) <= len(resources) / 2  # (what most of them write is no topic: "for evaluating")
         return {pid: s for pid, s in resources.items() if pid in writing} if selects else resources
 
