@@ -291,9 +291,13 @@ def number_twin(word: str) -> str:
 
 def distinctive_word(criterion: str) -> str:
     """The criterion's one word, or its one word not generic in abstracts ("data from animals" -> "animals");
-    "" when it has several. A hyphenated word drifts from its parts and is left alone."""
+    "" when it has several. A participle beside another such word describes it ("data recorded from animals":
+    the animals; on the tuning lists one gained and none changed otherwise). A hyphenated word drifts from its
+    parts and is left alone."""
     content = [w for w in words(criterion) if term_stems([w])]
     distinctive = content if len(content) == 1 else [w for w in content if stem(w) not in GENERIC_STEMS]
+    if len(distinctive) > 1 and (named := [w for w in distinctive if not w.lower().endswith("ed") or "-" in w]):
+        distinctive = named
     return distinctive[0] if len(distinctive) == 1 and "-" not in distinctive[0] else ""
 
 

@@ -133,6 +133,17 @@ def test_diffusion_model_lists_leave_out_a_paper_that_only_says_diffuse(seed_ass
     assert {"p12", "p15"} <= cited and "p07" not in cited
 
 
+@pytest.mark.parametrize(("criterion", "word"), [
+    ("data recorded animals", "animals"),  # a participle says how the animals come in
+    ("models trained synthetic data", "synthetic"),
+    ("self-supervised learning", ""),  # a hyphenated word stays a word of its own
+])
+def test_a_participle_beside_a_distinctive_word_only_describes_it(criterion: str, word: str) -> None:
+    """ "Which papers use data recorded from animals?" had two distinctive words, so none: without the word
+    vectors, the wildlife and zebra-finch papers never came close to "animals"."""
+    assert distinctive_word(criterion) == word
+
+
 def test_which_papers_are_about_identifiability_lists_the_papers_that_study_it(seed_assistant: Any) -> None:
     """IndRM (p06) proves identifiability and SIF (p01) shows non-identifiability; the papers that merely
     'identify' a failure, a caller or a bottleneck role are not about it."""
