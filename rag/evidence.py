@@ -289,6 +289,9 @@ def number_twin(word: str) -> str:
     return word + ("es" if lowered.endswith(("ss", "x", "ch", "sh")) else "s")
 
 
+_PARTICIPLE = re.compile(r"^[A-Za-z]{2,}(?<!e)ed$", re.IGNORECASE)  # "recorded"; not "speed", "self-supervised"
+
+
 def distinctive_word(criterion: str) -> str:
     """The criterion's one word, or its one word not generic in abstracts ("data from animals" -> "animals");
     "" when it has several. A participle beside another such word describes it ("data recorded from animals":
@@ -296,8 +299,8 @@ def distinctive_word(criterion: str) -> str:
     parts and is left alone."""
     content = [w for w in words(criterion) if term_stems([w])]
     distinctive = content if len(content) == 1 else [w for w in content if stem(w) not in GENERIC_STEMS]
-    if len(distinctive) > 1 and (named := [w for w in distinctive if not w.lower().endswith("ed") or "-" in w]):
-        distinctive = named
+    if len(distinctive) > 1 and (described := [w for w in distinctive if not _PARTICIPLE.search(w)]):
+        distinctive = described
     return distinctive[0] if len(distinctive) == 1 and "-" not in distinctive[0] else ""
 
 
