@@ -335,7 +335,7 @@ def answering(scored: Sequence[Evidence], asked: Collection[Role]) -> list[Evide
     sentence that only reports an experiment ("empirical work has suggested ...") does not answer, nor one setting
     out the problem ("RL has shown great empirical success in various application domains")."""
     ran_on = [e for e in scored if "data" in asked and _says_what_it_ran_on(e)]
-    found = [e for e in scored if e.role in asked or e.coverage > 0 or e in ran_on]
+    found = [e for e in scored if in_role(e, asked) or e.coverage > 0]
     first = [e for e in found if e.coverage > 0 or e in ran_on]
     return first + [e for e in found if e not in first]
 
