@@ -697,9 +697,11 @@ class EvidenceScorer:
         benchmark for evaluating models": two of the three write "evaluate"), and leave every one matching; the
         others still match by their contribution sentences. On the tuning pool one list-like paraphrase gained
         (a songbird dataset), no answer lost; without the "at most half", the evaluating-models list lost one."""
+        if len(resources) < 2:  # (the usual case: no resource asked for, or one)
+            return resources
         topic = [w for w in content_terms(criterion) if stem(w.lower()) not in _RESOURCE_STEMS | GENERIC_STEMS
                  and w.lower() not in ROLE_CUES]
-        if len(resources) < 2 or not topic:
+        if not topic:
             return resources
         wanted = set().union(*(self.wanted(w) for w in topic))
         writing = {pid for pid in resources if wanted & set().union(*banked[pid].stems)}

@@ -1434,9 +1434,9 @@ def _antecedents_filled(question: str) -> str:
 def _modifiers_before(text: str, noun: str) -> str:
     """The words right before the last mention of ``noun`` (either number) in ``text``, up to a stopword or a
     verb's -ing form ("making text-to-image generators": "text-to-image")."""
-    tokens = words(text)
+    tokens, said = words(text), _singular(noun.lower())
     for at in range(len(tokens) - 1, -1, -1):
-        if _singular(tokens[at].lower()) == _singular(noun.lower()):
+        if _singular(tokens[at].lower()) == said:
             kept: list[str] = []
             for token in reversed(tokens[max(0, at - _ANTECEDENT_MODIFIERS):at]):
                 if token.lower() in STOPWORDS or (token.lower().endswith("ing") and "-" not in token):
