@@ -568,7 +568,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     set_cue, seeks_cue = bool(_SET_VALUED.search(question)), bool(_SEEKS_PAPERS.search(question))
     asks_set = set_cue or seeks_cue and not linked
     set_aside, question_kept = _set_aside(question_kept) if asks_set else ("", question_kept)
-    question_kept = _NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(_hyphened_free, question_kept))
+    question_kept = _method_free(_NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(_hyphened_free, question_kept)))
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
     # so an answer can say no abstract mentions it.
     labels = [names.by_id[pid].label for pid in named] + [t for t in name_tokens(question) if names.containing(t)]
@@ -612,7 +612,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         mentions=len({at for pid, at in linked.items() if pid not in excluded}),  # (not the names set aside)
         quoted=quoted_phrases(question),
         asks_several=bool(_SEVERAL.search(question)),
-        no_experiments=bool(_NO_EXPERIMENTS.search(question)),
+        no_experiments=bool(_NO_EXPERIMENTS.search(_method_free(question))),
         asks_figures=bool(_ASKS_FIGURES.search(question)),
     )
     if not named:
@@ -1175,6 +1175,20 @@ def _free_form(part: str) -> str:
 # as one, "need no training" had listed all 19 papers as not about "need training apply".
 _NO_EXTRA = re.compile(r"\b(?:(?:needs?|needing|requires?|requiring)\s+no\s+(?:(?:extra|additional)\s+)?"
                        r"|(?:with\s+)?no\s+(?:extra|additional)\s+)([a-z]{4,})(?:\s+at\s+all)?(?![\w-])", re.IGNORECASE)
+# "tunes an image backbone to science imagery using side info, with no annotations": "with no" after what a method
+# does is how it does it (annotation-free), not the papers set aside. Read as a negation, the two tuning lists so
+# worded (probe23 f026, probe48 rr029) had asked for the papers not about "annotations" and found none. After the
+# papers themselves ("abstracts with no evaluation", "the ones with no measurements") or a verb they are the subject
+# of ("papers that come with no code") it still sets papers aside.
+_WITH_NO = re.compile(r"\bwith\s+no\s+([a-z]{4,})(?![\w-])", re.IGNORECASE)
+_OF_PAPERS_BEFORE = re.compile(rf"\b(?:{_SET_NOUN}|those|anything|any|some)(?:\s+(?:that|which))?(?:\s+[\w-]+)?\W*$",
+                               re.IGNORECASE)
+
+
+def _method_free(question: str) -> str:
+    """ "..., with no annotations" -> "..., annotation-free" in place, unless the papers are what has none."""
+    return _WITH_NO.sub(lambda m: m.group(0) if _OF_PAPERS_BEFORE.search(question, 0, m.start())
+                        else _free_in_place(m), question)
 
 
 # "training free methods??": "training-free" typed with a space, which had matched any "-free" ("label-free",

@@ -398,6 +398,13 @@ def test_list_criterion_strips_the_lead_and_filler_verbs(question, criterion) ->
     ("Which papers use no images at all?", "images", True),  # the papers without images
     # ("need no training" had been a negation: all 19 papers listed as not about "need training apply")
     ("Which reef surveys propose methods that need no labels at all?", "reef surveys label-free", False),
+    # "with no X" after what a method does is how it does it: read as a negation, the papers not about
+    # "annotations" had been asked for and none found
+    ("Any paper that maps reefs from drone footage, with no annotations?", "maps reefs drone footage annotation-free",
+     False),
+    # after the papers, or a verb right after them, the papers lacking X are asked for
+    ("Which papers come with no code?", "code", True),
+    ("show me abstracts with no evaluation", "evaluation", True),
 ])
 def test_no_extra_x_asks_for_the_x_free_papers(question: str, criterion: str, negated: bool) -> None:
     plan = plan_question(question, [])
@@ -1471,6 +1478,9 @@ def test_a_pronoun_beside_a_criterion_of_its_own_leaves_the_preamble_out(seeds) 
     ("Which papers offer theory, not just experiments?", False),  # a contrast: they have both
     ("Which papers have no experiments on real data?", False),  # a qualified lack is a criterion of its own
     ("I want the papers with experiments and theory.", False),  # ("want" holds no "n't")
+    ("Which papers are purely theoretical, with no experiments?", True),
+    # the data a method uses, not what its abstract reports: it had listed the theory papers
+    ("Is there work on mapping reefs from passively collected sonar logs, with no experiments?", False),
 ])
 def test_a_list_of_papers_without_experiments_is_recognised(seeds, question: str, lacking: bool) -> None:
     assert plan_question(question, seeds).no_experiments is lacking
