@@ -553,11 +553,12 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     """
     names = NameIndex.of(papers)
     question = names.recased(question)
-    linked = _linked(question, names)
+    asks_for_papers = bool(_SET_VALUED.search(question))
+    linked = _linked(question, names, coined_only=asks_for_papers)
     unnamed = _COLLECTION.sub(lambda m: " " * len(m.group(0)), question)  # "this collection" points at nothing said
     spelled: dict[str, int] = {}  # where a long form naming a paper ends
     if acronyms:  # "Dynamic Gated Pathways" -> DGP; a label that is itself a long form still matches as written
-        for pid, at in _linked(acronyms.shorten(question), names).items():
+        for pid, at in _linked(acronyms.shorten(question), names, coined_only=asks_for_papers).items():
             if pid not in linked and (span := _spelled_out(question, names.by_id[pid].label, acronyms)):
                 linked[pid], spelled[pid] = span
             linked.setdefault(pid, at)
@@ -571,7 +572,11 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     question_kept = _method_free(_NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(_hyphened_free, question_kept)))
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
     # so an answer can say no abstract mentions it.
-    labels = [names.by_id[pid].label for pid in named] + [t for t in name_tokens(question) if names.containing(t)]
+    # (in a question asking for papers, a name no paper is linked by is what they are asked to write: "Which papers
+    # evaluate on CoastBench?")
+    labels = [names.by_id[pid].label for pid in named] + [
+        t for t in name_tokens(question) if (holders := names.containing(t))
+        and (not asks_for_papers or set(holders) & set(linked))]
     # Not asked about either: the noun a question asks for ("Which submissions study pruning?") is the answer's.
     answer_nouns = [m.group(0).split()[-1] for m in _WANTS_PAPERS.finditer(question)]
     # (nor what the asker needs it for, "For my class I want ...": the criterion had been "class examples ...")
@@ -1331,12 +1336,14 @@ _LOWER_TOKEN = re.compile(r"(?<![\w&+-])[a-z0-9][a-z0-9&+-]*(?![\w&+-])")  # a t
 _INDEXED_RUN = re.compile(r"[A-Z0-9]")
 
 
-def _linked(question: str, names: NameIndex) -> dict[str, int]:
+def _linked(question: str, names: NameIndex, coined_only: bool = False) -> dict[str, int]:
     """Each named paper and where in the question its name stands (one name may fit several papers).
 
     A name only used in an abstract ("the ViT and LLM hierarchies") points at that paper only when nothing
     in the question names a paper by its label or by a name an abstract introduces: "Which ViT backbone does
-    META-DINO adapt?" is about META-DINO, not a comparison with the one abstract that mentions ViT.
+    META-DINO adapt?" is about META-DINO, not a comparison with the one abstract that mentions ViT. In a
+    question asking for papers (``coined_only``) it never does: it is what the papers are asked to write ("Which
+    abstracts quantify their gains (accuracy, F1/EM) with numbers?" had been asked of the one abstract writing F1).
     """
     by_label = {p.id: question.find(p.label) for p in names.labelled(question) if p.label in question
                 and re.search(rf"(?<![\w-]){re.escape(p.label)}(?![\w-])", question)}
@@ -1348,7 +1355,7 @@ def _linked(question: str, names: NameIndex) -> dict[str, int]:
             for pid in holders:
                 introduced = any(defines(s.text, token) for s in split_sentences(names.by_id[pid].text))
                 (linked if introduced else used).setdefault(pid, question.find(token))
-    return linked or used
+    return linked or ({} if coined_only else used)
 
 
 def _is_name(label: str) -> bool:

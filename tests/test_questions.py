@@ -1055,6 +1055,20 @@ def test_a_name_an_abstract_only_uses_points_at_it_only_when_nothing_else_names_
     assert plan_question("How well do TabICL and TabPFN predict across ancestries?", seeds).targets == [tabular]
 
 
+@pytest.mark.parametrize(("question", "written"), [
+    ("Which papers report an R2 score?", "R2"),
+    ("Which abstracts quantify their gains (R2, accuracy) with numbers?", "R2"),
+    ("Which papers evaluate on CoastBench?", "CoastBench"),
+])
+def test_a_name_an_abstract_only_uses_is_a_criterion_of_a_question_asking_for_papers(mini, question, written) -> None:
+    """MoleGraph's abstract alone writes "R2", TideFormer's alone "CoastBench", neither introduces it: asking for
+    papers, the name is what they must write. The question had been asked of that one paper, and a list of those
+    quantifying their gains had been MoleGraph alone."""
+    plan = plan_question(question, mini)
+    assert plan.kind == "list" and not plan.targets and written in plan.criterion.split(), plan
+    assert plan_question("What R2 is reached?", mini).targets == ["m5"]  # (not asking for papers: it points)
+
+
 @pytest.mark.parametrize(("question", "against"), [
     ("How does TideFormer compare with persistence forecasts in RMSE on the Dutch coast?", ["persistence forecasts"]),
     ("How does GlowNet stack up against manual counting?", ["manual counting"]),
