@@ -346,6 +346,10 @@ _DEFINITION = re.compile(r"\b(?:stand\s+for|acronym|abbreviation|short\s+for"
 _REASON = re.compile(r"^\s*why\b|\bwhat\s+is\s+the\s+reason\b|\bwhat\s+makes\b", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(
     r",?\s+and\s+(?=(?:(?:across|in|on|by|from|for|at|to|under|with)\s+)?(?:which|what|how|where|when|why|who)\b)"
+    # ("..., and over how many task families was it evaluated?": after a comma any preposition may lead the second
+    # question; without one, "the biggest improvement reported and over which baseline" asks one thing)
+    r"|,\s+and\s+(?=(?:over|between|among|against|within|through|during|into|of|after|before|about)\s+"
+    r"(?:which|what|how|where|when|why|who)\b)"
     # a yes/no question after a comma: "On what puzzles was it tested, and did accuracy matter for learning?"
     r"|,\s+and\s+(?=(?:did|does|do|is|are|was|were|can|could|has|have|had)\s)"
     r"|\?\s+(?=\S)",
@@ -975,8 +979,10 @@ def quoted_phrases(question: str) -> list[str]:
     return quoted + [m.group(1) for m in _CALLED.finditer(question) if m.group(1) not in quoted]
 
 
-_SEVERAL = re.compile(r"\b(?:papers|works|studies|abstracts|articles|submissions|ones|how\s+many)\b"
-                      r"|^\W*(?:list|name)\b", re.IGNORECASE)
+# ("I need every abstract that is purely theoretical": "every" with a singular noun asks for all of them too; it
+# had listed the papers resembling "theoretical" instead of those reporting no experiment, probe61 pb106)
+_SEVERAL = re.compile(rf"\b(?:papers|works|studies|abstracts|articles|submissions|ones|how\s+many)\b"
+                      rf"|^\W*(?:list|name)\b|\bevery\s+{_PAPER_NOUN}\b", re.IGNORECASE)
 # A compound the papers are said to call themselves is theirs as written, like a quote: "ones the authors themselves
 # call training-free", "tricks the authors pitch as training-free" (read by its words beside "bolt onto a model",
 # the lists had held the label-free and social-learning papers)

@@ -235,6 +235,7 @@ def test_bibliographic_words_that_point_at_the_paper_or_the_asker_are_not_asked_
     ("The ones that map reefs with sonar?", True),
     ("How many study coral reefs?", True),
     ("Which one maps coral reefs?", False),
+    ("I need every abstract that maps coral reefs.", True),  # "every" asks for all of them
 ])
 def test_a_plural_ask_asks_for_several(question, several) -> None:
     assert plan_question(question, []).asks_several is several
@@ -929,6 +930,9 @@ def test_plan_carries_expected_kind_and_count(mini) -> None:
     # a yes/no question after a comma is a part of its own
     ("On what rivers was RiverSense tested, and did more capsules help?",
      ["On what rivers was RiverSense tested", "did more capsules help"]),
+    # after a comma, any preposition may lead the second question (the two had been quoted for as one)
+    ("Which sensors does RiverSense combine with, and over how many rivers was it tested?",
+     ["Which sensors does RiverSense combine with", "over how many rivers was it tested"]),
 ])
 def test_clauses_split_multi_part_questions(question, parts) -> None:
     assert clauses(question) == parts
@@ -939,6 +943,7 @@ def test_clauses_split_multi_part_questions(question, parts) -> None:
     "Which sensors and rivers are involved?",
     "How are reactants represented?",
     "Do the capsules and the drones do better?",  # ("and" without a comma joins what is asked about)
+    "What is the largest gain RiverSense reports and over which baseline?",  # (one thing asked)
 ])
 def test_clauses_leave_single_questions_alone(question) -> None:
     assert clauses(question) == []
