@@ -403,7 +403,7 @@ def test_list_criterion_strips_the_lead_and_filler_verbs(question, criterion) ->
     # "annotations" had been asked for and none found
     ("Any paper that maps reefs from drone footage, with no annotations?", "maps reefs drone footage annotation-free",
      False),
-    # after the papers, or a verb right after them, the papers lacking X are asked for
+    # without the comma, the papers lacking X are asked for
     ("Which papers come with no code?", "code", True),
     ("show me abstracts with no evaluation", "evaluation", True),
 ])
