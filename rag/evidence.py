@@ -923,7 +923,10 @@ RELATED_WORD_MIN = 0.7
 
 # --- what a sentence holds -----------------------------------------------------------------
 
-_FIGURE = re.compile(r"\d|\b(?:orders?[- ]of[- ]magnitude|twice|half|double[sd]?|tripled?|\w+fold|percent"
+# (a digit inside a name is no figure: "3D", "V33DA", "SD1.5", "Qwen2.5"; "How much better does the Feat variant
+# transfer?" had been answered by "across multiple 3D medical SSL backbones")
+_FIGURE = re.compile(r"(?<![A-Za-z.\d])\d(?![dD]\b)"
+                     r"|\b(?:orders?[- ]of[- ]magnitude|twice|half|double[sd]?|tripled?|\w+fold|percent"
                      r"|(?:far|much|substantially|significantly|considerably)\s+(?:more|less|fewer|better|worse|higher|lower)"
                      r"|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?|billions?)\b",
                      re.IGNORECASE)

@@ -21,6 +21,7 @@ from rag.evidence import (
     abbreviated,
     asked_roles,
     contribution,
+    has_expected,
     identity,
     may_name_other_than,
     names_asked,
@@ -274,3 +275,16 @@ def test_a_contribution_statement_counts_whatever_role_the_model_gave_it() -> No
                                             ("LLMs", "LLM")])
 def test_a_word_in_the_other_grammatical_number(word, twin) -> None:
     assert number_twin(word) == twin
+
+
+@pytest.mark.parametrize(("sentence", "figure"), [
+    ("Experiments across multiple 3D medical SSL backbones show consistent gains.", False),  # a digit in a name
+    ("RISE is trained with V33DA-style Qwen2.5 backbones.", False),
+    ("It improves direction accuracy by 21.9 points.", True),
+    ("Built on LLaVA-1.5-13B, it runs on two GPUs.", True),
+    ("It is many orders-of-magnitude more accurate.", True),
+])
+def test_a_figure_is_a_number_of_its_own_not_a_digit_inside_a_name(sentence: str, figure: bool) -> None:
+    """ "How much better does the Feat variant transfer?" had been answered by "across multiple 3D medical SSL
+    backbones": the "3" of "3D" was taken for the figure asked for."""
+    assert has_expected("figure", None, "", sentence) is figure
