@@ -647,6 +647,10 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
                           and (plan.refers or not _COLLECTION_WIDE.search(question)))
     if _ELLIPSIS.match(question) and not named and _asked_for_papers(history):
         plan.set_valued = True  # "What about diffusion models?" after a "which papers" question asks the same of it
+    if plan.negated and plan.selects and plan.of_a_set and not named and not plan.carried:
+        # "Of the papers that put out a benchmark, which one does not involve language models?" selects within a set
+        # as "which ones" does; read as one paper's fact, the answer had been the 12 papers about neither
+        plan.set_valued = True
     plan.set_phrase = set_phrase(question) if plan.set_valued else ""
     if not plan.set_valued and not named and not _YES_NO.match(question) \
             and (described_set := set_phrase(question, _PAPER_SET)):

@@ -312,6 +312,8 @@ def test_only_a_negation_in_the_set_question_asks_for_the_complement(question, n
     ("Which papers involving rivers aren't about flooding or drought?", "rivers", ["flooding", "drought"]),
     ("Which water-related papers do not rely on drones?", "water", ["drones"]),
     ("Of the ocean/coast-related papers, which ones don't use drones?", "ocean/coast", ["drones"]),  # either one
+    # "which one" selects within the set as "which ones" does (it had been a fact answer: every paper about neither)
+    ("Of the papers that map reefs, which one does not use drones?", "map reefs", ["drones"]),
     # "among the papers on X (...)" is a set even when its question word comes after the parentheses
     ("Among the papers on river monitoring (drones or buoys), which ones do not use sonar?",
      "river monitoring drones buoys", ["sonar"]),
