@@ -685,6 +685,10 @@ def test_link_names_on_the_seed_corpus(seeds) -> None:
 @pytest.mark.parametrize(("question", "settings"), [
     ("What learning rate and batch size did GlowNet use?", ["learning rate", "batch size"]),
     ("At what audio sampling rate were the calls recorded?", ["audio sampling rate"]),
+    # a count, latency or overhead asked "how much" of is a setting too
+    ("How much extra parameter count or inference latency does GlowNet add?", ["extra parameter count",
+                                                                               "inference latency"]),
+    ("How much memory overhead does it add?", ["memory overhead"]),
     # asked for papers, with sizes set aside; the size of what a paper builds; no wh-word asking
     ("Which papers report gains - not batch sizes?", []),
     ("What model size does RiverSense use?", []),
