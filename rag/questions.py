@@ -219,9 +219,10 @@ _DESCRIBED = re.compile(
     # a part of a paper)
     rf"|(?i:\bthe\s+((?:(?!the\b){_DESCRIPTION_WORD}\s+){{1,5}}?{_WORD_WHOLE})\s+dataset\b)"
     # "the ASD prompting method": a method/model/benchmark described by a name-like word (a parameter count
-    # such as "7B" is not one: "the base 7B model" is a model inside a paper)
-    rf"|(?i:\bthe\s+)((?:[\w&+.'-]+\s+){{0,4}}?(?!\d+(?:\.\d+)?[BMKT]\b)[\w&+.'-]*[A-Z][\w&+.'-]*"
-    rf"(?:\s+[\w&+.'-]+){{0,3}}?)\s+"
+    # such as "7B" is not one: "the base 7B model" is a model inside a paper; nor across a sentence's end: "the stored
+    # intermediate values. Is there a method" had been a description)
+    rf"|(?i:\bthe\s+)((?:[\w&+.'-]*[\w&+'-]\s+){{0,4}}?(?!\d+(?:\.\d+)?[BMKT]\b)[\w&+.'-]*[A-Z][\w&+.'-]*"
+    rf"(?:\s+[\w&+.'-]*[\w&+'-]){{0,3}}?)\s+"
     rf"(?i:method|approach|model|framework|benchmark|dataset|system|procedure|technique|trick)\b"
     # a description opening the question without "the": "DPO curation paper vs. the Token Hypothesis paper."
     rf"|(?i:^\s*(?!{_OPENING_WORDS}\b)((?:{_DESCRIPTION_WORD}\s+){{0,5}}?{_WORD_WHOLE})\s+(?:paper|abstract|study)\b"

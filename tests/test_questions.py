@@ -701,6 +701,14 @@ def test_asked_quantities_are_the_settings_a_wh_word_asks_the_value_of(question:
 # --------------------------------------------------------------------------- described papers
 
 
+def test_a_description_does_not_run_across_a_sentence_end(mini) -> None:
+    """ "the stored intermediate values. Is there a method" had been read as a method described by a name-like
+    word ("Is"), and the answer had said VolumeProbe does not mention "GPU"."""
+    question = ("Fine-tuning runs out of GPU memory because of the stored intermediate values. Is there a method "
+                "that only sends the learning signal back through a few positions?")
+    assert described_parts(question, [], mini) == []
+
+
 def test_described_parts_keep_descriptions_of_unnamed_papers(mini) -> None:
     question = "Compare the river pollution sensor paper with the coastal flood forecasting study."
     assert described_parts(question, [], mini) == ["river pollution sensor", "coastal flood forecasting"]
