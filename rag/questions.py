@@ -542,7 +542,15 @@ class QuestionPlan:
         if not self.set_phrase:
             return []
         in_set = {w.lower() for w in words(self.set_phrase)}
-        return [t for t in self.terms if t.lower() not in in_set]
+        asked = [t for t in self.terms if t.lower() not in in_set]
+        if not self.negated:
+            return asked
+        # negated, what the members lack is what each negation's phrase says, a list of items included ("Which papers
+        # involve creatures other than humans, in their data or evaluation domains?": humans; it had set aside the
+        # papers writing "data"; "with no images, video or audio anywhere": all three)
+        lacked = {w.lower() for m in _NEGATED.finditer(self.question)
+                  for w in words(_NEGATED_PHRASE_END.split(self.question[m.end():], maxsplit=1)[0])}
+        return [t for t in asked if t.lower() in lacked] or asked
 
 
 _AUTHORSHIP = re.compile(r"\bwho\s+(?:(?:really|actually|originally)\s+)?"
@@ -899,6 +907,11 @@ _ONLY_INSTEAD = re.compile(r"(?:[,;]|\s[\u2013\u2014-])\s*(?:(?:i\.\s?e\.|that\s
                            r"(?![\s,]|(?:no|not|none|without)\b)(?:\w+ing\s+)?"
                            r"(?:(?:just|only|purely|merely)\s+)?|(?:\w+ing\s+)?(?:just|only|purely|merely)\s+)"
                            r"([^,;:?!()]+?)(?=\s+(?:with\s+no|without|and\s+no)\b|[,;:?.!()]|$)", re.IGNORECASE)
+
+
+# (a comma before a word of the list goes on: ", video or audio"; before a function word it ends: ", in their data")
+_NEGATED_PHRASE_END = re.compile(rf"[;:?!()]|,\s*(?=(?!(?:and|or)\b)(?:{'|'.join(sorted(STOPWORDS))})\b)",
+                                 re.IGNORECASE)
 
 
 def _negated_set(question: str) -> str:

@@ -330,6 +330,10 @@ def test_only_a_negation_in_the_set_question_asks_for_the_complement(question, n
     # nothing before the negation: the whole collection, and the list is its complement
     ("Which papers are not about robots?", "", []),
     ("What papers in this collection aren't about graphs?", "", []),
+    # what the members lack is the negation's own phrase, a list of items included: "in their surveys" after the
+    # comma is where, and had set aside every paper writing "surveys"
+    ("Which papers involve creatures other than humans, in their surveys?", "creatures", ["humans"]),
+    ("Which reef papers use only sonar, with no images, video or audio?", "reef sonar", ["images", "video", "audio"]),
 ])
 def test_a_negated_list_is_taken_within_the_set_named_before_the_negation(question, within, lacking) -> None:
     plan = plan_question(question, [])
