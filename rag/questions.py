@@ -1204,23 +1204,21 @@ def _free_form(part: str) -> str:
 # as one, "need no training" had listed all 19 papers as not about "need training apply".
 _NO_EXTRA = re.compile(r"\b(?:(?:needs?|needing|requires?|requiring)\s+no\s+(?:(?:extra|additional)\s+)?"
                        r"|(?:with\s+)?no\s+(?:extra|additional)\s+)([a-z]{4,})(?:\s+at\s+all)?(?![\w-])", re.IGNORECASE)
-# "tunes an image backbone to science imagery using side info, with no annotations": ", with no" after what a method
-# does is how it does it (annotation-free), not the papers set aside. Read as a negation, the two tuning lists so
-# worded (probe23 f026, probe48 rr029) had asked for the papers not about "annotations" and found none. After the
-# papers themselves ("abstracts, with no evaluation") or a verb they are the subject of ("papers that come, with no
-# code") it still sets papers aside, as it does without the comma ("satellite imagery with no sonar").
+# "Any paper that tunes an image backbone to science imagery using side info, with no annotations?": ", with no"
+# after what the one paper asked for does is how it does it (annotation-free). Read as a negation, the two tuning
+# questions so worded (probe23 f026, probe48 rr029) had asked for the papers not about "annotations" and found none.
+# Asking for papers in the plural, it filters them ("Which papers run experiments on language models using only text
+# tasks, with no images, video or audio?": read as X-free, the list had held the video papers, probe63 pd014), as
+# it does without the comma ("satellite imagery with no sonar").
 _WITH_NO = re.compile(r",\s*with\s+no\s+([a-z]{4,})(?![\w-])", re.IGNORECASE)
-_OF_PAPERS_BEFORE = re.compile(rf"\b(?:{_SET_NOUN}|those|anything|any|some)(?:\s+(?:that|which))?(?:\s+[\w-]+)?\W*$",
-                               re.IGNORECASE)
 
 
 def _method_free(question: str) -> str:
-    """ "..., with no annotations" -> "..., annotation-free" in place, unless the papers are what has none."""
+    """ "..., with no annotations" -> "..., annotation-free" in place, when one paper is asked for."""
     def free(match: re.Match[str]) -> str:
         said = f", {_singular(match.group(1).lower())}-free"
         return said + " " * (len(match.group(0)) - len(said))  # (the same length: found positions still hold)
-    return _WITH_NO.sub(lambda m: m.group(0) if _OF_PAPERS_BEFORE.search(question, 0, m.start()) else free(m),
-                        question)
+    return question if _SEVERAL.search(question) else _WITH_NO.sub(free, question)
 
 
 # "training free methods??": "training-free" typed with a space, which had matched any "-free" ("label-free",

@@ -405,11 +405,12 @@ def test_list_criterion_strips_the_lead_and_filler_verbs(question, criterion) ->
     ("Which papers use no images at all?", "images", True),  # the papers without images
     # ("need no training" had been a negation: all 19 papers listed as not about "need training apply")
     ("Which reef surveys propose methods that need no labels at all?", "reef surveys label-free", False),
-    # "with no X" after what a method does is how it does it: read as a negation, the papers not about
-    # "annotations" had been asked for and none found
+    # ", with no X" after what the one paper asked for does is how it does it: read as a negation, the papers not
+    # about "annotations" had been asked for and none found
     ("Any paper that maps reefs from drone footage, with no annotations?", "maps reefs drone footage annotation-free",
      False),
-    # without the comma, the papers lacking X are asked for
+    # asking for papers in the plural, or without the comma, the papers lacking X are asked for
+    ("Which papers map reefs from drone footage, with no annotations?", "map reefs drone footage", True),
     ("Which papers come with no code?", "code", True),
     ("show me abstracts with no evaluation", "evaluation", True),
 ])
