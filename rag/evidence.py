@@ -963,9 +963,8 @@ def stated_count(text: str) -> tuple[int, str] | None:
 
 def has_expected(expects: str, count: int | None, count_noun: str, text: str) -> bool:
     """Does the text hold the kind of content asked for: a figure (of the counted thing), N listed items, a winner?"""
-    if expects == "figure":  # (of a compound, its last part: "hours" of "GPU-hours", not "GPU")
-        head = count_noun.split()[-1].split("-")[-1] if count_noun.split() else ""
-        return counts(text, count_noun) if head else bool(_FIGURE.search(text))
+    if expects == "figure":  # (a count asked for is a count of the thing asked: see counts)
+        return counts(text, count_noun) if count_noun.split() else bool(_FIGURE.search(text))
     if expects == "enumeration" and count:
         return _enumerates(text, count, count_noun)
     if expects == "winner":
@@ -1043,7 +1042,8 @@ def _lists_after(sentence: str, head: str, count: int) -> bool:
     """The asked word, then ``count`` items joined by commas and a last "and"/"or", up to the clause's end: "a probe
     bank guided by anatomy-awareness, informativeness, and diversity" for "the three criteria guiding its probe bank"
     (it had been said not to name them, while quoting this sentence)."""
-    at = next((m for w in words(sentence) if stem(w) in term_stems([head])
+    wanted = term_stems([head])
+    at = next((m for w in words(sentence) if stem(w) in wanted
                for m in [re.search(rf"\b{re.escape(w)}\b", sentence)] if m), None)
     if at is None:
         return False

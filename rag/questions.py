@@ -579,7 +579,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     excluded, question_kept = _excluded_names(question, linked, names, spelled)
     # papers asked for, with or without "which" ("LLM-centric papers ...; don't count ones that only say X"):
     # a set-aside clause sets papers aside; read as a negation, the list had been one paper's answer (probe29 a028)
-    set_cue, seeks_cue = bool(_SET_VALUED.search(question)), bool(_SEEKS_PAPERS.search(question))
+    set_cue, seeks_cue = asks_for_papers, bool(_SEEKS_PAPERS.search(question))
     asks_set = set_cue or seeks_cue and not linked
     set_aside, question_kept = _set_aside(question_kept) if asks_set else ("", question_kept)
     question_kept = _method_free(_NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(_hyphened_free, question_kept)))
