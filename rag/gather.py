@@ -436,7 +436,8 @@ class Gatherer:
             if self._describes_named(phrase, named):
                 continue
             among = f"{phrase} {plan.described_among}" if plan.described_among else phrase  # (of the set named)
-            best = [s for s in self.retriever.rank(among, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)
+            best = [s for s in self.retriever.rank(among, paper_ids=scope.ids, mode=self.mode, filters=scope.filters,
+                                                   describing=True)
                     if s.paper_id not in scope.avoided and s.paper_id not in back][:1]
             pointed += [s.paper_id for s in best if s.paper_id not in pointed]
         if not pointed and plan.carried and not plan.counted_anew and self._is_followup(plan, scope):

@@ -71,10 +71,12 @@ class Retriever:
                       matched_terms(query, f"{paper.label} {paper.text}"))
 
     def rank(self, query: str, paper_ids: Sequence[str] | None = None, mode: Mode = "hybrid",
-             pool: int | None = None, filters: Filters | None = None) -> list[Scored]:
+             pool: int | None = None, filters: Filters | None = None, describing: bool = False) -> list[Scored]:
         """Candidate papers, best first, with both component scores filled in.
 
-        ``filters`` (venue, year) apply inside Chroma (``where``) and to the BM25 rows alike.
+        ``filters`` (venue, year) apply inside Chroma (``where``) and to the BM25 rows alike. ``describing``: the
+        query is a short description of one paper, whose words no abstract has count against a lexical match
+        (``LexicalIndex.scores``).
         """
         pool = pool or self.candidates
         filters = filters or Filters()
@@ -85,7 +87,7 @@ class Retriever:
         where = None if allowed else filters.chroma_where()  # explicit ids were filtered above
         vector = self.embedder.embed_query(query)
         dense = {} if mode == "bm25" else self._dense(vector, pool, allowed, where)
-        lexical_scores = self.lexical.scores(query)
+        lexical_scores = self.lexical.scores(query, unseen_count=describing)
         lexical_top = [] if mode == "dense" else self._lexical_top(lexical_scores, pool, allowed, filters)
         if mode == "hybrid":
             missing = [pid for pid in lexical_top if pid not in dense]

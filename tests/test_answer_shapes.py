@@ -172,6 +172,13 @@ def test_a_comparison_that_asks_something_answers_it_per_paper_before_the_table(
     assert "| Who&When Pro" in table or "**Who&When Pro**" in table
 
 
+def test_a_described_paper_is_not_found_by_a_generic_word_alone(seed_assistant) -> None:
+    """No abstract writes "songbird"; the tabular paper alone writes "record" ("health record"), and that one word
+    had given it a perfect lexical score: it was compared in the zebra-finch dataset's place (probe63 pd022)."""
+    answer = seed_assistant.answer("Compare the multi-speaker video paper and the songbird recording dataset.")
+    assert set(cited_ids(answer)) == {"p08", "p10"}, answer.text
+
+
 def test_a_bare_comparison_has_no_lead(seed_assistant) -> None:
     answer = seed_assistant.answer("Compare DaTMe and DGP.")
     assert answer.text.startswith("| Paper |"), answer.text[:200]

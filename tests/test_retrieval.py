@@ -113,6 +113,18 @@ def test_lexical_scores_are_normalised_to_the_unit_interval(seed_assistant, dev_
         assert 0.0 <= s.lexical <= 1.0
 
 
+def test_a_description_word_no_abstract_has_counts_against_a_lexical_match(seed_assistant) -> None:
+    """ "songbird recording": no abstract writes "songbird", one writes "health record". Scored as if the
+    description were "recording" alone, that paper matched it perfectly; a whole question keeps the old ceiling
+    (there the count moved paraphrases both ways)."""
+    lexical = seed_assistant.retriever.lexical
+    assert lexical.scores("songbird recording").max() == pytest.approx(1.0)
+    assert lexical.scores("songbird recording", unseen_count=True).max() < 0.5
+    assert lexical.scores("recording", unseen_count=True).max() == pytest.approx(1.0)  # (every word known)
+    ranked = seed_assistant.retriever.rank("songbird recording", describing=True)
+    assert seed_assistant.by_id[ranked[0].paper_id].label == "V33DA"
+
+
 def test_an_acronym_and_its_plural_are_one_bm25_term() -> None:
     """"LLM" of a question meets "LLMs" of an abstract: the stemmer alone keeps "llms" apart, and BM25 gave
     "targets LLM confidence" to an abstract saying "LLM agent" over the one on the confidence of "LLMs"."""
