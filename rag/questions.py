@@ -566,12 +566,12 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     """
     names = NameIndex.of(papers)
     question = names.recased(question)
-    asks_for_papers = bool(_SET_VALUED.search(question))
-    linked = _linked(question, names, coined_only=asks_for_papers)
+    set_cue = bool(_SET_VALUED.search(question))  # papers asked for, with or without "which" (see below)
+    linked = _linked(question, names, coined_only=set_cue)
     unnamed = _COLLECTION.sub(lambda m: " " * len(m.group(0)), question)  # "this collection" points at nothing said
     spelled: dict[str, int] = {}  # where a long form naming a paper ends
     if acronyms:  # "Dynamic Gated Pathways" -> DGP; a label that is itself a long form still matches as written
-        for pid, at in _linked(acronyms.shorten(question), names, coined_only=asks_for_papers).items():
+        for pid, at in _linked(acronyms.shorten(question), names, coined_only=set_cue).items():
             if pid not in linked and (span := _spelled_out(question, names.by_id[pid].label, acronyms)):
                 linked[pid], spelled[pid] = span
             linked.setdefault(pid, at)
@@ -579,7 +579,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     excluded, question_kept = _excluded_names(question, linked, names, spelled)
     # papers asked for, with or without "which" ("LLM-centric papers ...; don't count ones that only say X"):
     # a set-aside clause sets papers aside; read as a negation, the list had been one paper's answer (probe29 a028)
-    set_cue, seeks_cue = asks_for_papers, bool(_SEEKS_PAPERS.search(question))
+    seeks_cue = bool(_SEEKS_PAPERS.search(question))
     asks_set = set_cue or seeks_cue and not linked
     set_aside, question_kept = _set_aside(question_kept) if asks_set else ("", question_kept)
     question_kept = _method_free(_NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(_hyphened_free, question_kept)))
@@ -589,7 +589,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     # evaluate on CoastBench?")
     labels = [names.by_id[pid].label for pid in named] + [
         t for t in name_tokens(question) if (holders := names.containing(t))
-        and (not asks_for_papers or set(holders) & set(linked))]
+        and (not set_cue or set(holders) & set(linked))]
     # Not asked about either: the noun a question asks for ("Which submissions study pruning?") is the answer's.
     answer_nouns = [m.group(0).split()[-1] for m in _WANTS_PAPERS.finditer(question)]
     # (nor what the asker needs it for, "For my class I want ...": the criterion had been "class examples ...")
