@@ -321,6 +321,18 @@ def _sizes_line(sizes: Sequence[StatedSize], sources: Sequence[Source]) -> str:
             f"(they may count different things).{unstated}")
 
 
+def unranked(sources: Sequence[Source], closest: Sequence[Evidence]) -> Composed:
+    """Asked whether one paper beats another that no compared abstract names: say that none measures them against
+    each other, and quote what each says closest to the question (the first of each paper's sentences)."""
+    quoted = [next(e for e in closest if e.paper_id == s.paper.id) for s in sources
+              if any(e.paper_id == s.paper.id for e in closest)]
+    owner = _owner([s.paper.label for s in sources])
+    none = "neither names the other" if len(sources) == 2 else "none names another"
+    text = (f"{owner} do not report a head-to-head comparison: {none}, so each one's results are "
+            f"against its own baselines only. {LEAD}\n\n" + "\n".join(_closest_lines(sources, quoted)))
+    return Composed(text, quoted, refused=True)
+
+
 def _closest_lines(sources: Sequence[Source], closest: Sequence[Evidence]) -> list[str]:
     """One bullet per paper quoting its sentences closest to the question."""
     lines = []
@@ -383,6 +395,8 @@ def compose(gathered: Gathered, limit: int) -> Composed:
         return paper_list(gathered.criterion, gathered.members, gathered.possible, sources, gathered.negated,
                           gathered.matched_total, gathered.within, gathered.among, gathered.lacking,
                           gathered.stating, gathered.quoting)
+    if gathered.kind == "compare" and gathered.missing is not None:
+        return unranked(sources[: len(gathered.focus)], gathered.extra or gathered.evidence)
     if gathered.kind == "compare":
         return comparison(sources[: len(gathered.focus)], gathered.evidence, gathered.shared, gathered.by_relevance,
                           gathered.extra, gathered.sizes)

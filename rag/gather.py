@@ -226,7 +226,8 @@ class Scope:
 class Missing:
     """What the evidence lacks: nothing relevant at all, named terms, or the asked-for figure/list/winner."""
 
-    reason: Literal["nothing", "terms", "kind", "which"]  # "which": of several papers, the question names none
+    # "which": of several papers, the question names none; "versus": none of the compared abstracts names another
+    reason: Literal["nothing", "terms", "kind", "which", "versus"]
     labels: list[str] = field(default_factory=list)
     absent: list[str] = field(default_factory=list)
     expects: str = "any"
@@ -1047,8 +1048,18 @@ class Gatherer:
         closest = self._closest_per_part(plan, sources) if asked else []
         sizes = _stated_sizes(sources, evidence) if plan.asks_size else []
         closest += [size.evidence for size in sizes if size.evidence not in closest]
+        # "Does VolumeProbe beat META-DINO?" needs an abstract that measures one against the other
+        unranked = plan.versus and not self._one_names_another(pointed)
         return Gathered("compare", sources, pointed, evidence, shared=self._shared_terms(pointed),
-                        by_relevance=asked, extra=closest, sizes=sizes)
+                        by_relevance=asked, extra=closest, sizes=sizes,
+                        missing=Missing("versus", [self.papers[pid].label for pid in pointed]) if unranked else None)
+
+    def _one_names_another(self, paper_ids: Sequence[str]) -> bool:
+        """Whether any of these abstracts writes another one's label: only then can it report the two measured
+        against each other. (Each of the 19 seeds measures itself against its own baselines only.)"""
+        labels = {pid: self.papers[pid].label for pid in paper_ids}
+        return any(label in self.papers[pid].text for pid in paper_ids for other, label in labels.items()
+                   if other != pid)
 
     def _closest_per_part(self, plan: QuestionPlan, sources: Sequence[Source]) -> list[Evidence]:
         """Each compared paper's best sentence for each part of the question, paper by paper.

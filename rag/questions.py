@@ -462,6 +462,7 @@ class QuestionPlan:
     asks_several: bool = False  # it asks for papers in the plural: "Which papers ...", not "Is there a paper ...?"
     no_experiments: bool = False  # it asks for the papers whose abstracts report no experiment ("theory only")
     asks_figures: bool = False  # it asks for the papers whose abstracts state measured figures ("actual numbers")
+    versus: bool = False  # it asks whether one named paper beats another: "Does VolumeProbe beat META-DINO?"
 
     @property
     def criterion(self) -> str:
@@ -632,6 +633,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         asks_several=bool(_SEVERAL.search(question)),
         no_experiments=bool(_NO_EXPERIMENTS.search(_method_free(question))),
         asks_figures=bool(_ASKS_FIGURES.search(question)),
+        versus=_one_beats_another(question, [linked[pid] for pid in named]),
     )
     if not named:
         plan.compared_count, plan.compared_phrase, plan.compared_noun = described_count(question)
@@ -1758,6 +1760,23 @@ _QUANTITY = re.compile(r"\b((?:(?!(?:what|which|how|much|the|a|an|and|or|of|its|
 _BUILT_THING = re.compile(rf"\b(?:{_PART_NOUNS}|models?|data|corpus|network)s?\b", re.IGNORECASE)
 _ASKS_QUANTITY = re.compile(r"\b(?:what|which|how\s+much)\b(?:(?!\s-\s)[^,;:.?!()\u2013\u2014])*$",  # (its clause)
                             re.IGNORECASE)
+
+
+def _one_beats_another(question: str, mentions: Sequence[int]) -> bool:
+    """Whether the words between two named papers rank one over the other: "Does VolumeProbe beat META-DINO?",
+    "does VolumeProbe do better or worse than META-DINO". Not "compare META-DINO and VolumeProbe: how does each
+    make learning better", where nothing between the names relates them."""
+    at = sorted(mentions)
+    between = [question[start:end] for start, end in zip(at, at[1:], strict=False)]
+    return any(_OUTDOES.search(b) and not _CLAUSE_MARK.search(b) and len(b.split()) <= VERSUS_WORDS for b in between)
+
+
+# Both names in one short clause: "How does DaTMe make diffusion faster and better, and how does the Token Hypothesis
+# ...?" asks each about itself. (Searched from the first name's first letter: a name holds none of these words.)
+VERSUS_WORDS = 8  # the first name and "do better or worse than" with a word to spare
+_CLAUSE_MARK = re.compile(r"[,;:?!]|\.\s")
+_OUTDOES = re.compile(r"\b(?:beats?|beaten|outperform\w*|surpass\w*|better|worse|stronger|weaker|superior|inferior)"
+                      r"\b", re.IGNORECASE)
 
 
 def beaten_unnamed(question: str) -> list[str]:

@@ -7,12 +7,13 @@ import random
 import re
 
 import pytest
+from answer_checks import cited_ids
 
 from rag.assistant import Assistant, QuestionError
 from rag.chunking import split_sentences
 from rag.citations import StreamingCitationFilter, check_citations, cited_numbers
 from rag.corpus import make_paper
-from rag.evaluation import invalid_citations
+from rag.evaluation import invalid_citations, is_refusal
 from rag.extractive import REFUSAL
 from rag.indexing import ingest
 from rag.lexical import LexicalIndex
@@ -36,7 +37,7 @@ def test_factual_answers_cite_valid_sources_including_the_gold_paper(seed_assist
     for q in factual:
         answer = seed_assistant.answer(q["question"])
         n = len(answer.sources)
-        cited_ids = [s.paper_id for s in answer.cited_sources]
+        cited = cited_ids(answer)
         if answer.mode != "extractive":
             problems.append(f"{q['id']}: mode {answer.mode}")
         if answer.refused or not answer.text:
@@ -45,8 +46,8 @@ def test_factual_answers_cite_valid_sources_including_the_gold_paper(seed_assist
             problems.append(f"{q['id']}: markers {markers(answer.text)} with {n} sources")
         if sorted(set(markers(answer.text))) != sorted(answer.cited):
             problems.append(f"{q['id']}: text cites {markers(answer.text)} but answer.cited is {answer.cited}")
-        if q["gold_papers"][0] not in cited_ids:
-            problems.append(f"{q['id']}: gold {q['gold_papers'][0]} not cited (cited {cited_ids})")
+        if q["gold_papers"][0] not in cited:
+            problems.append(f"{q['id']}: gold {q['gold_papers'][0]} not cited (cited {cited})")
         if answer.removed_citations:
             problems.append(f"{q['id']}: {answer.removed_citations} citations removed from a quoted answer")
         twice = [s.text[:60] for src in answer.cited_sources for s in split_sentences(src.paper.text)
@@ -138,6 +139,33 @@ def test_quoted_brackets_in_an_abstract_are_not_taken_for_citations(seed_embedde
     answer = mini.answer("Which relational network does the traffic forecasting work generalize?")
     assert "Santoro et al. \\[2017\\]" in answer.text, answer.text
     assert invalid_citations(answer.text, len(answer.sources)) == 0, answer.text
+
+
+def test_whether_one_paper_beats_another_needs_an_abstract_naming_the_other(seed_embedder, make_settings,
+                                                                           tmp_path) -> None:
+    """Abstracts measure a method against their own baselines: "Does VolumeProbe beat META-DINO?" had been answered
+    with each one's gains over its own baselines (probe65 pf038, probe66 pg040, probe67 ph040). Only an abstract
+    that names the other paper can say which wins."""
+    papers = [
+        make_paper("Forecasting river floods needs rainfall context. We present AlphaCast, a graph forecaster of "
+                   "river levels. AlphaCast outperforms BetaCast by 12% in mean error on five basins.",
+                   id="m1", title="AlphaCast"),
+        make_paper("River level forecasts drive flood warnings. We present BetaCast, a recurrent forecaster "
+                   "trained on gauge histories. BetaCast cuts mean error by 8% over persistence forecasts.",
+                   id="m2", title="BetaCast"),
+        make_paper("Flood maps are slow to draw by hand. We present GammaMap, which segments flooded land in "
+                   "satellite images and improves mean error by 5% over thresholding.", id="m3", title="GammaMap"),
+    ]
+    store = VectorStore.open(tmp_path, "mini")
+    ingest(papers, store, seed_embedder, 200, 1, progress=False)
+    mini = Assistant(make_settings(data_dir=tmp_path), papers, seed_embedder, store, LexicalIndex.build(papers))
+
+    answer = mini.answer("Does BetaCast beat GammaMap on mean error?")
+    assert answer.refused and is_refusal(answer.text), answer.text
+    assert answer.text.startswith("The BetaCast and GammaMap abstracts do not report a head-to-head comparison")
+    assert set(cited_ids(answer)) == {"m2", "m3"}, answer.text  # what each does say
+    answer = mini.answer("Does AlphaCast beat BetaCast on mean error?")
+    assert not answer.refused and "outperforms BetaCast by 12%" in answer.text, answer.text
 
 
 # --------------------------------------------------------------------------- citation checker

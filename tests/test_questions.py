@@ -1115,6 +1115,18 @@ def test_what_a_question_asks_a_paper_to_beat_in_lower_case(question, beaten) ->
     assert beaten_unnamed(question) == beaten
 
 
+@pytest.mark.parametrize(("question", "versus"), [
+    ("Does GlowNet beat TideFormer?", True),
+    ("Is MoleGraph better than PathRoute at routing?", True),
+    ("On sensors, does RiverSense do better or worse than GlowNet? I need one.", True),
+    ("Compare GlowNet and TideFormer: how does each make forecasts better?", False),  # nothing between the names
+    ("How does GlowNet make counting faster and better, and how does TideFormer forecast?", False),  # two clauses
+    ("Does GlowNet beat plain frame differencing?", False),  # one paper, against what it names
+])
+def test_a_question_asking_whether_one_named_paper_beats_another(mini, question, versus) -> None:
+    assert plan_question(question, mini).versus is versus
+
+
 @pytest.mark.parametrize(("question", "count", "phrase"), [
     ("Two papers here cut cost by handling only some tokens differently. How do they differ?", 2,
      "Two papers here cut cost by handling only some tokens differently."),
