@@ -591,7 +591,7 @@ class Gatherer:
         relevant = pointed or list(dict.fromkeys(e.paper_id for e in gathered.evidence))
         describing = plan.describing_words
         asked = [t for t in specific_terms(plan.question, plan.terms, self.scorer.acronyms, self.scorer.weights)
-                 if t not in plan.aside_terms and t.lower() not in describing]
+                 if t not in plan.aside_terms and t.lower() not in describing and not _figure_aside(t, plan)]
         # ("not just citing a known weakness": no paper need write it; "the bottleneck-role multi-agent RL paper":
         # which paper, not what is asked of it)
         self._complete(plan, gathered, asked)
@@ -1132,6 +1132,14 @@ class Gatherer:
 # sentence of that role answers it. The list had looked for papers matching "findings" and found none. Releases
 # are a list's ("Which papers share code?"): most abstracts have none.
 OVERVIEW_ROLES: tuple[Role, ...] = ("result", "data", "problem", "method")
+
+
+def _figure_aside(term: str, plan: QuestionPlan) -> bool:
+    """A figure the question states outside what it asks: "I know calibration from forecasting - a predicted 70%
+    should come true 70% of the time. Which calibration measures does CoCHI report?" had been answered "The CoCHI
+    abstract does not mention 70"."""
+    return any(c.isdigit() for c in term) and bool(plan.clauses) \
+        and term.lower() not in {w.lower() for clause in plan.clauses for w in words(clause)}
 
 
 def _asked_role_first(plan: QuestionPlan, evidence: list[Evidence]) -> list[Evidence]:

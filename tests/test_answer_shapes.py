@@ -1822,3 +1822,14 @@ def test_a_list_criterion_reads_the_same_in_either_number(seed_assistant, questi
     answer = seed_assistant.answer(question)
     members, _ = listed(answer)
     assert {"p01", "p09"} <= set(members), answer.text
+
+
+def test_a_figure_said_outside_what_is_asked_need_not_be_in_the_abstract(mini_assistant) -> None:
+    """A preamble's figure is the asker's, not asked for: "... a predicted 70% should come true 70% of the time.
+    Which calibration measures does CoCHI report?" had been answered "The CoCHI abstract does not mention 70"
+    (probe65 pf031). Asked for, it still must be there."""
+    answer = mini_assistant.answer("My camera films at 25 frames per second outdoors. How fast does GlowNet "
+                                   "process video, and on what hardware?")
+    assert not answer.refused and "240 frames per second" in answer.text, answer.text
+    answer = mini_assistant.answer("Does GlowNet process 25 frames per second?")
+    assert answer.refused and "25" in answer.text.split("\n")[0], answer.text
