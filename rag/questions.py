@@ -184,12 +184,18 @@ _WORD_WHOLE = r"[\w&+'-]+(?:\.[\w&+'-]+)*(?![\w&+'-])"
 _COMPARISON_GOES_ON = (r"(?:differ|differs|differed|compared?|versus|vs)\b|(?:have|has)\s+in\s+common\b"
                        r"|differently(?:\s+(?:from|than)\b|\s*[,;:?.!]|\s*$)")
 # ("on genes, ancestry and ...": a list; not "the one on X, the one on Y": two descriptions)
-_DESCRIPTION_WORD = (rf"{_WORD_WHOLE}(?:,(?!\s+the\b)(?=\s+[\w&+'\s-]+?\s(?:and|or)\s))?"
+# (a list's item opens with no auxiliary or wh-word: "When the whole thing gets it wrong, is there work on X and
+# Y?" had read "whole thing gets it wrong, is there" as a described paper)
+_DESCRIPTION_WORD = (rf"{_WORD_WHOLE}(?:,(?!\s+(?:the|{_AUXILIARY}|which|what|how|who|where|when|why)\b)"
+                     r"(?=\s+[\w&+'\s-]+?\s(?:and|or)\s))?"
                      rf"(?![,;:?.]|\s+(?:and|with|vs\.?|versus|or)\s+(?:the|a)\b|\s+(?:{_COMPARISON_GOES_ON}))")
 _ON = (r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b|with\s+the\b"
        rf"|(?:{_COMPARISON_GOES_ON}))[\w&+.'-]+\s*){{1,6}}))?")
 _OPENING_WORDS = (r"(?:which|what|whose|any|each|every|a|an|one|this|that|these|those|some|no|the|is|are|does|do|did"
-                  r"|in|for|of|on|how|why|who|where|when|please|and|or|but|my|our|your|another|other|its|their)")
+                  r"|in|for|of|on|how|why|who|where|when|please|and|or|but|my|our|your|another|other|its|their"
+                  # (a subject opens a clause, not a description: "I'm a biologist interested in when animals copy
+                  # others versus working things out alone" had been two papers compared)
+                  r"|i|i['\u2019](?:m|ve|d)|we|we['\u2019](?:re|ve)|you|they)")
 _THE_PAPER = r"the\s+(?:paper|abstract|article|study|work|one)\b"
 # The parts of a paper a description may name ("the benchmark for ...", "the dataset of ...", "the method that ...").
 _PART_NOUNS = r"(?:benchmark|dataset|method|approach|framework|technique|trick)"

@@ -782,6 +782,8 @@ def test_a_description_pointing_back_to_a_noun_says_it_in_full(mini, question: s
     ("Reef sonar maps come in two sizes. Which variant of it is the one that reliably helps?", []),
     ("Which setting was the one that failed?", []),
     ("Which paper is the one that counts fireflies?", ["fireflies"]),
+    # a comma opening a new clause ends a description: a list's item opens with no auxiliary or wh-word
+    ("When the swarm gets it wrong, is there work on finding the capsule to blame and fixing it?", []),
 ])
 def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) -> None:
     assert described_parts(question, [], mini) == described
@@ -809,6 +811,8 @@ def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) 
     ("The drifting capsules and the flood maps were each validated at sea; how?", ["drifting capsules", "flood maps"]),
     # "vs" inside the question's own words, or after a dash, sets no papers side by side
     ("How much of this collection is coral counting vs river mapping?", []),
+    # a clause with its subject opening the question is no noun phrase: "versus" contrasts inside it
+    ("I'm a biologist who counts fireflies versus counting bees alone. Is there a paper on that?", []),
     ("Which paper and which study count corals?", []),
     # not definite ("other ..."), a side already found, or sides that only point: nothing added
     ("Compare the GlowNet paper with other counting methods.", []),
