@@ -1536,8 +1536,9 @@ def _compared_phrases(question: str) -> list[str]:
         return []
     sides = [side for side in match.groups() if side and side.lower().startswith("the ")]
     first, second = match.group(5), match.group(6)
-    if first and not sides and match.start(5) == 0 and not re.match(rf"{_OPENING_WORDS}\b", first, re.IGNORECASE) \
+    if first and match.start(5) == 0 and not re.match(rf"{_OPENING_WORDS}\b", first, re.IGNORECASE) \
             and not _ANY_DASH.search(first):
+        # (a bare side beside a definite one: "finch call benchmark vs the AV-LLM multi-speaker video paper")
         sides = [first, _ANY_DASH.split(second, maxsplit=1)[0]]
     return [_THE.sub("", side).strip(" ,") for side in sides]
 

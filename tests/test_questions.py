@@ -805,6 +805,9 @@ def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) 
      ["River capsule sonar mapping", "coastal flood forecasting"]),
     ("River capsule sonar vs. coastal flood forecasting with tide data - what does each measure?",
      ["River capsule sonar", "coastal flood forecasting with tide data"]),
+    # a bare side beside a definite one
+    ("firefly counting benchmark vs the coastal flood forecasting study - which needs training?",
+     ["coastal flood forecasting", "firefly counting"]),
     # "A and the B are both ...": two things said alike, the definite one a description
     ("GlowNet and the coastal flood forecasting study are both cheap. What does each cost?",
      ["coastal flood forecasting"]),
