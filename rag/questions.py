@@ -1441,7 +1441,7 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     for phrase in [*_compared_phrases(question), *_one_and_another(question)]:
         terms = {t.lower() for t in content_terms(phrase)}
         if not _only_pointing(phrase) and not any(_same_description(terms, part) for part in parts) \
-                and not _names_one_of(phrase, named, names):
+                and not _names_one_of(phrase, named, names) and not _names_only_unknown(phrase, names):
             parts.append(phrase)  # "Contrast the label-free adaptation of X with the work that ...": both compared
     # A dataset, benchmark or method described ("the zebra finch dataset", "the method for finite samples") is
     # mostly a part of the one paper a question asks about, whose whole wording retrieves it better: among 10k
@@ -1449,6 +1449,20 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     # Beside another paper, it is the side of a comparison ("the benchmark for blaming failures and the bird-call
     # attribution dataset").
     return parts if len(named) + len(parts) >= 2 else [part for part in parts if part not in of_one]
+
+
+def _names_only_unknown(phrase: str, names: NameIndex) -> bool:
+    """A side set against a paper, headed by acronyms no abstract writes, is what the paper is measured against,
+    not another paper: "IndRM vs PC / GES on standard causal discovery benchmarks" had compared IndRM with the Token
+    Hypothesis in their place; the answer now says the IndRM abstract does not mention them. ("the SwiftBee paper"
+    still describes a paper, one the corpus lacks, and "the adaptation of image AI for science pictures" one it
+    has.)"""
+    acronyms = _ACRONYM.findall(phrase)
+    return bool(acronyms) and phrase.startswith(acronyms[0]) \
+        and not any(names.containing(a) or names.containing(f"{a}s") for a in acronyms)
+
+
+_ACRONYM = re.compile(r"(?<![\w-])[A-Z][\w&+.-]*[A-Z][\w&+.-]*(?![\w-])")  # two capitals or more: "PC", "ToMeSD"
 
 
 # A wh-word asking for a paper: "Which paper ...", "What study ..."

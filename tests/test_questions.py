@@ -805,6 +805,10 @@ def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) 
      ["River capsule sonar mapping", "coastal flood forecasting"]),
     ("River capsule sonar vs. coastal flood forecasting with tide data - what does each measure?",
      ["River capsule sonar", "coastal flood forecasting with tide data"]),
+    # a side whose acronyms no abstract writes describes no paper here; one an abstract writes does
+    ("TideFormer vs PC / GES on standard flood benchmarks - how does it do?", []),
+    ("Compare TideFormer with the GPU counting paper.", ["GPU counting"]),
+    ("Compare TideFormer with the flash counting of AI cameras.", ["flash counting of AI cameras"]),
     # a bare side beside a definite one
     ("firefly counting benchmark vs the coastal flood forecasting study - which needs training?",
      ["coastal flood forecasting", "firefly counting"]),
