@@ -294,7 +294,11 @@ _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|an
                            rf"(?:the|these|those)\s+)?(?:{_NOT_AUXILIARY}[\w-]+\s+){{0,2}}?{_SET_NOUN}\b"
                            rf"|\b(?:any|a|some)\s+{_PAPER_NOUN}\b"
                            # opening the question: "Submissions where multimodal LLMs are studied?"
-                           rf"|^\W*{_SET_NOUN}(?=\s+(?:where|that|which|on|about|with)\b)", re.IGNORECASE)
+                           rf"|^\W*{_SET_NOUN}(?=\s+(?:where|that|which|on|about|with)\b)"
+                           # or all of it, typed as a noun phrase: "medical papers", "any rl papers?" (it had been
+                           # taken for an overview request)
+                           rf"|^\W*(?:any\s+)?(?!(?:the|these|those|all|some|other|my|our)\b)(?:[\w/&+.-]+\s+){{1,4}}"
+                           rf"{_PAPER_NOUNS}\W*$", re.IGNORECASE)
 # Asking for papers without saying how many ("Which paper ...", "What work ...", "Is anyone ...", "papers dealing
 # with X?", "Who's working on X?", "every paper where ..."): the evidence decides between one paper's answer and a
 # list (several clear the list's membership bar). A singular paper noun on its own ("I recall a paper on ...",

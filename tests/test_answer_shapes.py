@@ -908,6 +908,15 @@ def test_phrasings_of_a_code_release_criterion_list_the_same_papers(seed_assista
     assert {"p04", "p07", "p10"} <= cited["Which papers share their code?"], cited
 
 
+@pytest.mark.parametrize("question", ["medical papers", "theory papers?"])
+def test_papers_asked_for_by_a_bare_noun_phrase_are_listed(seed_assistant, question) -> None:
+    """Typed as a noun phrase, "medical papers" had been the overview of all 19 papers: it reads like asking about
+    the collection, and one topic word scores low against any whole sentence. It asks for the papers."""
+    answer = seed_assistant.answer(question)
+    assert answer.kind == "list" and 2 <= len(set(cited_ids(answer))) <= 6, answer.text
+    assert seed_assistant.answer("the papers").kind == "overview"  # (no topic: the collection)
+
+
 def test_a_question_asking_for_one_paper_is_never_the_collection_overview(seed_assistant) -> None:
     """ "Which paper has the strongest theoretical results?" was the overview of all 19 papers: its words are
     close to no sentence, which marks a request for an overview, but it asks for a paper."""
