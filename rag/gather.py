@@ -324,6 +324,12 @@ class Gatherer:
         if plan.kind == "list" and (not pointed or among):  # (of one paper, "them" are its models or datasets)
             listed_scope = replace(scope, ids=tuple(pointed)) if among else scope
             listed = self._list(plan, listed_scope, k)
+            if listed is not None and not listed.members + listed.possible and plan.whole_alternatives \
+                    and not plan.negated:  # (one paper clearing it is a fact answer, read from the whole too; when
+                whole = _whole_read(plan)  # nothing matches either, the asking sentence's words say what is missing)
+                relisted = self._list(whole, listed_scope, k)
+                if relisted is None or relisted.members + relisted.possible:
+                    plan, listed = whole, relisted
             if plan.asked_count and (listed is None or len(listed.members) < plan.asked_count) and not among \
                     and (counted := self._counted(plan, scope, k)) is not None:
                 return counted
@@ -1132,6 +1138,12 @@ class Gatherer:
 # sentence of that role answers it. The list had looked for papers matching "findings" and found none. Releases
 # are a list's ("Which papers share code?"): most abstracts have none.
 OVERVIEW_ROLES: tuple[Role, ...] = ("result", "data", "problem", "method")
+
+
+def _whole_read(plan: QuestionPlan) -> QuestionPlan:
+    """The plan of a list read from the whole question, preamble included, as one pointing back is: its asking
+    sentence alone had matched no paper."""
+    return replace(plan, criterion_terms=[], alternatives=plan.whole_alternatives, aside_terms=[], said_before=True)
 
 
 def _figure_aside(term: str, plan: QuestionPlan) -> bool:

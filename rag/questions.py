@@ -460,6 +460,10 @@ class QuestionPlan:
     # the asking sentence points back ("... pop up - which abstracts derive one?"): the criterion is the whole
     # question's words, the asker's chatter among them, so the list's header names only the words its papers write
     said_before: bool = False
+    # the whole question's alternatives when the criterion is its asking sentence's: read when that sentence alone
+    # matches no paper ("Is there a paper that tells you which positions you can get away with?" after "I want to
+    # cut fine-tuning memory by pushing gradients through a few sequence positions.")
+    whole_alternatives: list[str] = field(default_factory=list)
     # words said beside what is asked: what the papers asked for do not do ("rather than ..."), the asker's preamble
     # ("Our lab is short on GPUs. Anything about ...?"); no answer need find them
     aside_terms: list[str] = field(default_factory=list)
@@ -684,6 +688,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     asking, plan.said_before = _asking_sentence(question_kept) if plan.set_valued and not plan.set_phrase \
         and not plan.negated else ("", False)
     if asking and (own := content_terms(asking, drop=dropped)):
+        plan.whole_alternatives = [] if plan.said_before else plan.alternatives
         plan.criterion_terms, plan.alternatives = own, _alternatives_of(asking, unasked)
         plan.aside_terms = [t for t in terms if t not in own]
         # ("I'm trying to separate the math-heavy work from the benchmark-chasing. Which papers ...?": the

@@ -1842,3 +1842,12 @@ def test_a_figure_said_outside_what_is_asked_need_not_be_in_the_abstract(mini_as
     assert not answer.refused and "240 frames per second" in answer.text, answer.text
     answer = mini_assistant.answer("Does GlowNet process 25 frames per second?")
     assert answer.refused and "25" in answer.text.split("\n")[0], answer.text
+
+
+def test_a_preamble_is_read_when_the_asking_sentence_alone_matches_no_paper(mini_assistant) -> None:
+    """ "I want to cut fine-tuning memory by pushing gradients through a few sequence positions. Is there a paper
+    that tells you which positions you can get away with?" had been "No paper matches 'tells positions away'"
+    (probe67 ph020): the preamble says what is sought."""
+    answer = mini_assistant.answer("I count flashing fireflies filmed at dusk on a laptop GPU. Is there a paper "
+                                   "that tells you what you can get away with?")
+    assert not answer.refused and cited_ids(answer)[:1] == ["m1"], answer.text
