@@ -1783,10 +1783,12 @@ def asked_quantities(question: str) -> list[str]:
 
 # A setting's name: one or two words before a quantity noun ("batch size", "LoRA rank", "audio sampling rate")
 # (or what it costs, asked "how much": "How much extra parameter count or inference latency does DGP add?" had been
-# answered with DGP's gains, "+4.2 on SQA")
+# answered with DGP's gains, "+4.2 on SQA"; "How much faster in wall-clock time is the Token Hypothesis?" with its
+# memory savings)
 _QUANTITY = re.compile(r"\b((?:(?!(?:what|which|how|much|the|a|an|and|or|of|its|their|this|that|these|those|is|are"
                        r"|was|were|at|in|on|for|with|by|to)\b)[\w-]+\s+){1,2})(sizes?|rates?|ranks?|ratios?|counts?"
-                       r"|latency|latencies|overheads?|footprints?)\b", re.IGNORECASE)
+                       r"|latency|latencies|overheads?|footprints?|times?|runtimes?|speedups?|throughputs?)\b",
+                       re.IGNORECASE)
 _BUILT_THING = re.compile(rf"\b(?:{_PART_NOUNS}|models?|data|corpus|network)s?\b", re.IGNORECASE)
 _ASKS_QUANTITY = re.compile(r"\b(?:what|which|how\s+much)\b(?:(?!\s-\s)[^,;:.?!()\u2013\u2014])*$",  # (its clause)
                             re.IGNORECASE)

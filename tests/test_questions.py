@@ -694,6 +694,9 @@ def test_link_names_on_the_seed_corpus(seeds) -> None:
     ("How much extra parameter count or inference latency does GlowNet add?", ["extra parameter count",
                                                                                "inference latency"]),
     ("How much memory overhead does it add?", ["memory overhead"]),
+    # and a time, speedup or throughput ("how much faster" than its memory savings)
+    ("How much faster in wall-clock time is GlowNet?", ["wall-clock time"]),
+    ("What inference speedup does TideFormer report?", ["inference speedup"]),
     # asked for papers, with sizes set aside; the size of what a paper builds; no wh-word asking
     ("Which papers report gains - not batch sizes?", []),
     ("What model size does RiverSense use?", []),
