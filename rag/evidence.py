@@ -61,7 +61,7 @@ ROLE_WORDS: dict[Role, frozenset[str]] = {
                          "headline", "performance", "perform", "performs", "performed", "accuracy", "improvement",
                          "improvements", "gain", "gains", "numbers", "metric", "metrics"]),
     "data": frozenset(["dataset", "datasets", "data", "benchmark", "benchmarks", "corpus", "corpora", "evaluated",
-                       "evaluation", "collected"]),
+                       "evaluation", "evaluations", "eval", "evals", "collected"]),  # ("RISE eval datasets")
     "problem": frozenset(["motivation", "motivate", "motivated", "challenge", "challenges", "gap", "limitation",
                           "limitations", "shortcoming", "shortcomings", "weakness", "weaknesses"]),
     "method": frozenset(["new", "novel", "novelty", "contribution", "contributions", "contribute", "contributes",

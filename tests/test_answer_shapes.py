@@ -1851,3 +1851,10 @@ def test_a_preamble_is_read_when_the_asking_sentence_alone_matches_no_paper(mini
     answer = mini_assistant.answer("I count flashing fireflies filmed at dusk on a laptop GPU. Is there a paper "
                                    "that tells you what you can get away with?")
     assert not answer.refused and cited_ids(answer)[:1] == ["m1"], answer.text
+
+
+def test_eval_asks_for_the_data_an_evaluation_ran_on(seed_assistant) -> None:
+    """Typed tersely, "RISE eval datasets" had quoted RISE's definition: "eval" was a topic word, not the
+    evaluation whose datasets are asked for (probe64 pe032)."""
+    answer = seed_assistant.answer("RISE eval datasets")
+    assert "HotpotQA" in answer.text and cited_ids(answer) == ["p07"], answer.text
