@@ -1122,7 +1122,8 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
             around = alternatives(outside, drop)
             if around and max(len(part.split()) for part in around) <= ALTERNATIVE_TERMS:
                 return list(dict.fromkeys([*around, *(" ".join(content_terms(i, drop)) for i in items)]))
-    if restated := _restated(question, _DASH.split(question), drop):  # (one dash, not a pair around examples)
+    # (one dash, not a pair around examples; typed as a hyphen or not)
+    if restated := _restated(question, _ANY_DASH.split(question), drop):
         return restated
     split = _ALTERNATIVE.split(question)
     pieces = _shared_lead(split, drop)

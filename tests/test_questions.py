@@ -579,6 +579,8 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     # so does one dash; "zero X" is also written "X-free"
     ("counting corals with zero labels \u2014 you just aim a camera at the reef",
      ["counting corals zero labels", "counting corals label-free", "aim camera reef"]),
+    ("counting corals with zero labels - you just aim a camera at the reef",  # (a dash typed as a hyphen)
+     ["counting corals zero labels", "counting corals label-free", "aim camera reef"]),
     # examples between dashes, or after a dash at the end, as in a parenthesis
     ("ocean sensing \u2014 sonar, lidar or tide gauges \u2014 at scale", ["ocean sensing scale", "sonar", "lidar",
                                                                        "tide gauges"]),
