@@ -174,7 +174,7 @@ _AUXILIARY_OR = re.compile(r"\b(is|are|was|were)\s+\(?\s*or\s+(?:will|would|may|
 # A restatement: what follows says the same in other words ("training-free, i.e., can be bolted onto a model"), as
 # one dash may ("with zero training \u2014 you just bolt them onto a model").
 _RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+other\s+words),?\s+", re.IGNORECASE)
-_DASH = re.compile(r"\s+[\u2013\u2014]\s+")
+_ANY_DASH = re.compile(r"\s+[-\u2013\u2014]\s+")  # a dash between words, typed as a hyphen or not
 # A description runs until its clause ends: a word followed by punctuation, or by "and"/"with"/"vs" and the next
 # "the ..." description, is its last word. Words are whole ("Qwen2.5" is one word, "model." is "model").
 _WORD_WHOLE = r"[\w&+'-]+(?:\.[\w&+'-]+)*(?![\w&+'-])"
@@ -1566,8 +1566,6 @@ def _compared_phrases(question: str) -> list[str]:
         sides = [first, _ANY_DASH.split(second, maxsplit=1)[0]]
     return [_THE.sub("", side).strip(" ,") for side in sides]
 
-
-_ANY_DASH = re.compile(r"\s+[-\u2013\u2014]\s+")  # a dash between words, typed as a hyphen or not
 
 
 _SIZE_ASKED = re.compile(r"\b(?:larger|bigger|smaller|largest|biggest|smallest|how\s+(?:many|big|large)|sizes?"
