@@ -1387,18 +1387,38 @@ def _linked(question: str, names: NameIndex, coined_only: bool = False) -> dict[
     META-DINO adapt?" is about META-DINO, not a comparison with the one abstract that mentions ViT. In a
     question asking for papers (``coined_only``) it never does: it is what the papers are asked to write ("Which
     abstracts quantify their gains (accuracy, F1/EM) with numbers?" had been asked of the one abstract writing F1).
+    A run of capitalised words an abstract introduces ("a Compositional Stress Index") names its paper too.
     """
     by_label = {p.id: question.find(p.label) for p in names.labelled(question) if p.label in question
                 and re.search(rf"(?<![\w-]){re.escape(p.label)}(?![\w-])", question)}
     linked = by_label if len(by_label) <= MAX_NAME_PAPERS else {}
     used: dict[str, int] = {}
-    for token in name_tokens(question):
+    for token in [*name_tokens(question), *_title_cased(question, names)]:
         holders = names.containing(token)
         if 0 < len(holders) <= MAX_NAME_PAPERS:
             for pid in holders:
-                introduced = any(defines(s.text, token) for s in split_sentences(names.by_id[pid].text))
+                text = names.by_id[pid].text
+                introduced = any(defines(s.text, token) for s in split_sentences(text)) \
+                    or " " in token and re.search(rf"\b(?:a|an)\s+{re.escape(token)}\b", text) is not None
                 (linked if introduced else used).setdefault(pid, question.find(token))
     return linked or ({} if coined_only else used)
+
+
+def _title_cased(question: str, names: NameIndex) -> list[str]:
+    """Runs of capitalised words that may name a paper's construct: "Compositional Stress Index" of "the headline
+    number from each of DGP, DeltaDirect and the Compositional Stress Index" (the text-to-image paper's diagnostic,
+    which it introduces as "a Compositional Stress Index" and never abbreviates), without the question's opening
+    word ("Which Stable Diffusion ..." -> "Stable Diffusion"). Not a long form an abstract defines an acronym by
+    ("DGP (Dynamic Gated Pathways)"): the corpus's acronyms link those, and know where they stand in the question
+    ("Besides the Dynamic Gated Pathways paper, which ...?" sets DGP aside)."""
+    runs = [m.group() for m in _TITLE_RUN.finditer(question)]
+    runs = [run.split(maxsplit=1)[1] if run.split()[0].lower() in STOPWORDS else run for run in runs
+            if len(run.split()) > 1 + (run.split()[0].lower() in STOPWORDS)]
+    return [run for run in runs if not any(re.search(rf"{re.escape(run)}\s*\(|\(\s*{re.escape(run)}\s*\)",
+                                                      names.by_id[pid].text) for pid in names.containing(run))]
+
+
+_TITLE_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
 
 
 def _is_name(label: str) -> bool:

@@ -681,6 +681,19 @@ def test_a_coined_name_in_many_abstracts_is_a_term_not_a_name() -> None:
     assert link_names("Which results were obtained with PyTorch?", papers) == []
 
 
+def test_a_capitalised_construct_an_abstract_introduces_names_its_paper(seeds) -> None:
+    """p15 introduces "a Compositional Stress Index" and never abbreviates it: asked beside two names, it had been
+    left out of the comparison (probe67 ph024). A long form the corpus defines an acronym by is read as before:
+    "Besides the Dynamic Gated Pathways paper" sets DGP aside."""
+    plan = plan_question("Give me the headline number from each of DGP, DeltaDirect and the Compositional Stress "
+                         "Index.", seeds)
+    assert plan.targets == [seed_id(seeds, "DGP"), seed_id(seeds, "MODIRECT"),
+                            seed_id(seeds, "Text-to-image diffusion models")]
+    plan = plan_question("Besides the Dynamic Gated Pathways paper, which submissions study multimodal LLMs?", seeds,
+                         acronyms=Acronyms(seeds))
+    assert plan.targets == [] and plan.set_valued
+
+
 def test_link_names_on_the_seed_corpus(seeds) -> None:
     assert link_names("Does DaTMe need any retraining?", seeds) == [seed_id(seeds, "DaTMe")]
     # "TabPFN" is not a label, but only the tabular foundation model abstract contains it.
