@@ -39,6 +39,9 @@ QUOTED_ROLE: dict[Role, str] = {"result": "its main result, where its abstract s
                                 "data": "what it was evaluated on, where its abstract says",
                                 "problem": "the problem it addresses", "method": "its contribution"}
 REFUSAL = "The abstracts in this corpus don't answer this question."
+# ... said of a question about the collection that reads like no overview request ("main takeaways from the whole
+# collection?"): what the collection does cover is one question away
+OVERVIEW_HINT = 'For what the collection does cover, ask for its overview ("What are the main themes?").'
 REASON_CAVEAT = ("The abstract doesn't explain this in so many words; here is what it states "
                  "(check the question's premise against it):")
 WEAK_NOTE = ("_Weak match: these are the closest sentences the abstracts have, but none is close to the question; "
@@ -117,7 +120,7 @@ def not_stated(missing: Missing, closest: Evidence | None, sources: Sequence[Sou
                         f"{_join(missing.labels, 'and')}. Ask, for example, \"Find papers similar to "
                         f"{missing.labels[0]}\".", [], refused=True)
     if missing.reason == "nothing" or closest is None:
-        return Composed(REFUSAL, [], refused=True)
+        return Composed(f"{REFUSAL} {OVERVIEW_HINT}" if missing.collection else REFUSAL, [], refused=True)
     what = (missing_sentence(missing.labels, missing.absent) if missing.reason == "terms"
             else missing_kind_sentence(missing.labels, missing.expects, missing.count, missing.noun))
     they = "it comes" if len(missing.labels) == 1 else "they come"  # ("The abstracts do not say ...")

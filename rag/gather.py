@@ -233,6 +233,7 @@ class Missing:
     expects: str = "any"
     count: int | None = None
     noun: str = ""
+    collection: bool = False  # nothing relevant to a question about the collection: the refusal offers its overview
 
 
 @dataclass(frozen=True)
@@ -588,7 +589,7 @@ class Gatherer:
         gathered = Gathered("fact", sources, pointed, evidence)
         unreadable = not words(plan.question)  # no word the corpus could share: a plain refusal, never a quote
         if not evidence or unreadable or (not pointed and not self._relevant(plan, evidence)):
-            gathered.missing, gathered.evidence = Missing("nothing"), []
+            gathered.missing, gathered.evidence = Missing("nothing", collection=plan.collection_wide), []
             return gathered
         if pointed:  # the question is about these papers: quote nothing else
             gathered.evidence = _asked_role_first(plan, [e for e in evidence if e.paper_id in pointed] or evidence)

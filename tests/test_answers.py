@@ -14,7 +14,7 @@ from rag.chunking import split_sentences
 from rag.citations import StreamingCitationFilter, check_citations, cited_numbers
 from rag.corpus import make_paper
 from rag.evaluation import invalid_citations, is_refusal
-from rag.extractive import REFUSAL
+from rag.extractive import OVERVIEW_HINT, REFUSAL
 from rag.indexing import ingest
 from rag.lexical import LexicalIndex
 from rag.store import VectorStore
@@ -69,6 +69,14 @@ def test_who_when_pro_answer_quotes_the_count_and_cites_p05(seed_assistant, dev_
     quoted = re.sub(r"^\*\*[^*]+\*\*\s*\([\w.-]+\):\s*", "", sentence)  # drop a "**Label** (p05): " lead
     assert quoted.replace(f" [{p05.number}]", "").strip() in p05.paper.text
     assert answer.evidence and answer.evidence[0].paper_id == "p05"
+
+
+def test_a_refused_question_about_the_collection_offers_its_overview(seed_assistant) -> None:
+    """ "main takeaways from the whole collection?" reads like no overview request MiniLM knows and was refused
+    flat; the refusal now says the overview is one question away. Other refusals stay as they were."""
+    answer = seed_assistant.answer("quick takeaways from the whole collection?")
+    assert answer.refused and answer.text == f"{REFUSAL} {OVERVIEW_HINT}", answer.text
+    assert seed_assistant.answer("What is the capital of France?").text == REFUSAL
 
 
 def test_out_of_corpus_question_is_refused_without_citations(seed_assistant) -> None:
