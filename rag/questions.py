@@ -1786,8 +1786,22 @@ def compared_against(question: str) -> list[str]:
     """What a question measures a paper against: "How does CoCHI compare with temperature scaling in ECE?" ->
     ["temperature scaling"]. Its absence from the paper's abstract is what the answer must say."""
     named = [m for m in _BEATEN.finditer(question) if _written_as_name(m.group(1))]
-    return [" ".join(content_terms(m.group(1))) for m in [*_AGAINST.finditer(question), *named]
-            if content_terms(m.group(1))]
+    matches = [*_AGAINST.finditer(question), *named]
+    # (names joined by slashes are each compared against: "IndRM vs PC / GES" had been said to lack "PC" alone)
+    phrases = [m.group(1) for m in matches] + [name for m in matches for name in _slashed_names(question, m.end(1))]
+    return [" ".join(content_terms(phrase)) for phrase in phrases if content_terms(phrase)]
+
+
+def _slashed_names(question: str, at: int) -> list[str]:
+    """The names a slash joins after position ``at``: " / GES / LiNGAM" -> ["GES", "LiNGAM"]."""
+    names = []
+    while match := _SLASHED_NAME.match(question, at):
+        names.append(match.group(1))
+        at = match.end()
+    return names
+
+
+_SLASHED_NAME = re.compile(r"\s*/\s*([A-Z][\w&+.-]*[\w&+-])")
 
 
 def asked_quantities(question: str) -> list[str]:

@@ -1129,6 +1129,8 @@ def test_a_name_an_abstract_only_uses_is_a_criterion_of_a_question_asking_for_pa
     ("How do these two papers compare?", []),
     # the phrase ends with its sentence; a period inside a name does not end it
     ("How much does GlowNet gain compared to plain YOLO-v8.1. What's the number?", ["plain YOLO-v8.1"]),
+    # names a slash joins are each compared against
+    ("GlowNet vs YOLO / SSD / DETR on dusk video - how does it do?", ["YOLO", "SSD", "DETR"]),
 ])
 def test_what_a_question_compares_a_paper_with(question, against) -> None:
     assert compared_against(question) == against
