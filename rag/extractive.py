@@ -324,15 +324,20 @@ def _sizes_line(sizes: Sequence[StatedSize], sources: Sequence[Source]) -> str:
             f"(they may count different things).{unstated}")
 
 
-def unranked(sources: Sequence[Source], closest: Sequence[Evidence]) -> Composed:
+def unranked(sources: Sequence[Source], evidence: Sequence[Evidence]) -> Composed:
     """Asked whether one paper beats another that no compared abstract names: say that none measures them against
-    each other, and quote what each says closest to the question (the first of each paper's sentences)."""
-    quoted = [next(e for e in closest if e.paper_id == s.paper.id) for s in sources
-              if any(e.paper_id == s.paper.id for e in closest)]
+    each other, and quote what each reports: its result sentence closest to the question (``evidence``: best
+    first), else its closest sentence. ("Does VolumeProbe beat META-DINO on medical imaging?" had quoted how
+    VolumeProbe's variants are built, not that it "consistently improves transfer performance".)"""
+    quoted = []
+    for source in sources:
+        own = [e for e in evidence if e.paper_id == source.paper.id]
+        quoted += [next((e for e in own if e.role == "result"), own[0])] if own else []
     owner = _owner([s.paper.label for s in sources])
     none = "neither names the other" if len(sources) == 2 else "none names another"
     text = (f"{owner} do not report a head-to-head comparison: {none}, so each one's results are "
-            f"against its own baselines only. {LEAD}\n\n" + "\n".join(_closest_lines(sources, quoted)))
+            f"against its own baselines only. What each reports, closest to the question:\n\n"
+            + "\n".join(_closest_lines(sources, quoted)))
     return Composed(text, quoted, refused=True)
 
 
@@ -399,7 +404,7 @@ def compose(gathered: Gathered, limit: int) -> Composed:
                           gathered.matched_total, gathered.within, gathered.among, gathered.lacking,
                           gathered.stating, gathered.quoting)
     if gathered.kind == "compare" and gathered.missing is not None:
-        return unranked(sources[: len(gathered.focus)], gathered.extra or gathered.evidence)
+        return unranked(sources[: len(gathered.focus)], gathered.evidence)
     if gathered.kind == "compare":
         return comparison(sources[: len(gathered.focus)], gathered.evidence, gathered.shared, gathered.by_relevance,
                           gathered.extra, gathered.sizes)
