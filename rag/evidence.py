@@ -925,7 +925,8 @@ RELATED_WORD_MIN = 0.7
 
 # (a digit inside a name is no figure: "3D", "V33DA", "SD1.5", "Qwen2.5"; "How much better does the Feat variant
 # transfer?" had been answered by "across multiple 3D medical SSL backbones")
-_FIGURE = re.compile(r"(?<![A-Za-z.\d])\d(?![dD]\b)"
+# (a formula relating quantities states one too: "at most a $\sqrt{k/c(v)}$ fraction", "$k \gtrsim c(v)$")
+_FIGURE = re.compile(r"(?<![A-Za-z.\d])\d(?![dD]\b)|\$[^$]*(?:\\sqrt|\\frac|\\[lg]eq?|\\gtrsim|\\lesssim|[/<>=])[^$]*\$"
                      r"|\b(?:orders?[- ]of[- ]magnitude|twice|half|double[sd]?|tripled?|\w+fold|percent"
                      r"|(?:far|much|substantially|significantly|considerably)\s+(?:more|less|fewer|better|worse|higher|lower)"
                      r"|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?|billions?)\b",

@@ -283,6 +283,11 @@ def test_a_word_in_the_other_grammatical_number(word, twin) -> None:
     ("It improves direction accuracy by 21.9 points.", True),
     ("Built on LLaVA-1.5-13B, it runs on two GPUs.", True),
     ("It is many orders-of-magnitude more accurate.", True),
+    # a formula relating quantities states one ("what fraction ... at most?" had been "gives no figure", probe68
+    # pi026); a symbol alone does not
+    ("Any classifier recovers at most a $\\sqrt{k/c(v)}$ fraction of the information.", True),
+    ("Recovery requires $k \\gtrsim c(v)$ windows.", True),
+    ("The parents of the target $Y$ are identified.", False),
 ])
 def test_a_figure_is_a_number_of_its_own_not_a_digit_inside_a_name(sentence: str, figure: bool) -> None:
     """ "How much better does the Feat variant transfer?" had been answered by "across multiple 3D medical SSL
