@@ -49,6 +49,7 @@ Kind = Literal["fact", "list", "compare", "summary", "overview"]
 Expects = Literal["figure", "enumeration", "winner", "definition", "reason", "any"]
 
 MAX_NAME_PAPERS = 3  # a token found in more abstracts than this is a term, not a name
+MAX_LABELS_NAMED = 4  # labels one question may name, as many as a comparison sets side by side (gather.MAX_COMPARED)
 # A name typed in lower case is read as the corpus writes it when at most this share of the papers writing it
 # write it in lower case (chosen, not tuned: a stray URL or variable, not a word in its own right).
 LOWER_CASE_SHARE = 0.1
@@ -241,7 +242,9 @@ _TOKEN = re.compile(r"(?<![\w&+.-])[A-Za-z][\w&+-]*(?:\.\d+[\w-]*)?[\w+]?")
 _CHANGE_VERBS = (r"(?:reduce|improve|increase|decrease|cut|save|speed|accelerate|beat|outperform|exceed|gain"
                  r"|lower|raise|boost|drop|shrink|grow|compress)\w*")
 _FIGURE = re.compile(
-    r"\bhow\s+many\b|\bby\s+how\s+much\b|\bby\s+what\s+(?:margin|factor|amount|percentage)\b"
+    # ("choosing what to merge by how much each region is still changing": a clause after it, no amount asked)
+    r"\bhow\s+many\b|\bby\s+how\s+much\b(?!\s+(?:each|every|the|a|an|this|that|its|their)\b)"
+    r"|\bby\s+what\s+(?:margin|factor|amount|percentage)\b"
     # ("based on how much the picture changes": a determiner after "how much" starts a clause, not an amount asked)
     r"|\bhow\s+much\s+(?!(?:does|do|did|is|are|was|were|can|could|should|will|would|the|a|an|this|that|its|their"
     r"|each|every)\b)\w+"
@@ -1389,9 +1392,13 @@ def _linked(question: str, names: NameIndex, coined_only: bool = False) -> dict[
     abstracts quantify their gains (accuracy, F1/EM) with numbers?" had been asked of the one abstract writing F1).
     A run of capitalised words an abstract introduces ("a Compositional Stress Index") names its paper too.
     """
-    by_label = {p.id: question.find(p.label) for p in names.labelled(question) if p.label in question
-                and re.search(rf"(?<![\w-]){re.escape(p.label)}(?![\w-])", question)}
-    linked = by_label if len(by_label) <= MAX_NAME_PAPERS else {}
+    labelled = [p for p in names.labelled(question) if p.label in question
+                and re.search(rf"(?<![\w-]){re.escape(p.label)}(?![\w-])", question)]
+    # (each label may be held by up to MAX_NAME_PAPERS papers, and four labels may be named: "Compare CoCHI, RISE, DGP
+    # and the Token Hypothesis" had linked none of the four, as more than MAX_NAME_PAPERS papers)
+    held = Counter(p.label for p in labelled)
+    linked = {p.id: question.find(p.label) for p in labelled if held[p.label] <= MAX_NAME_PAPERS} \
+        if len(held) <= MAX_LABELS_NAMED else {}
     used: dict[str, int] = {}
     for token in [*name_tokens(question), *_title_cased(question, names)]:
         holders = names.containing(token)

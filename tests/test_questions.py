@@ -681,6 +681,13 @@ def test_a_coined_name_in_many_abstracts_is_a_term_not_a_name() -> None:
     assert link_names("Which results were obtained with PyTorch?", papers) == []
 
 
+def test_four_papers_named_by_their_labels_are_all_linked(mini) -> None:
+    """ "Compare the experimental setups of CoCHI, RISE, DGP and the Token Hypothesis" had linked none of the four
+    labels: more than MAX_NAME_PAPERS papers matched, a cap meant for one label many papers hold (probe69 pj026)."""
+    plan = plan_question("Compare the setups of GlowNet, RiverSense, TideFormer and MoleGraph.", mini)
+    assert plan.targets == ["m1", "m2", "m3", "m5"] and plan.kind == "compare"
+
+
 def test_a_capitalised_construct_an_abstract_introduces_names_its_paper(seeds) -> None:
     """p15 introduces "a Compositional Stress Index" and never abbreviates it: asked beside two names, it had been
     left out of the comparison (probe67 ph024). A long form the corpus defines an acronym by is read as before:
@@ -929,6 +936,8 @@ def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
     ("What are the main findings of GlowNet?", "any"),  # (two words before "of": asked of it, not defined)
     # "how much" opening a clause ("based on how much the ... changes") is not an amount asked for
     ("Which method merges tokens based on how much the predicted image changes between steps?", "any"),
+    ("Which method merges tokens chosen by how much each region still changes between steps?", "any"),
+    ("By how much does GlowNet cut the counting error?", "figure"),
     ("Where was the swarm deployed?", "any"),
     # an amount a verb of estimating takes asks how it is estimated
     ("How does the forecaster estimate how much rain each gauge misses?", "any"),
