@@ -132,9 +132,6 @@ def singular_acronym(word: str) -> str:
     return word
 
 
-_FORM_STEMS = frozenset(_STEMMER.stemWord(word) for word in FORM_WORDS)
-
-
 class LexicalIndex:
     """BM25 over one corpus, addressable by paper id."""
 
@@ -258,6 +255,7 @@ def stem(word: str) -> str:
 
 # The generic words by stem: "models" is as generic as "model".
 GENERIC_STEMS = frozenset(stem(w) for w in GENERIC_WORDS)
+_FORM_STEMS = frozenset(stem(w) for w in FORM_WORDS)
 
 
 def content_stems(text: str, compounds: bool = True) -> set[str]:
