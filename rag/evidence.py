@@ -801,7 +801,7 @@ def abbreviated(term: str, question: str, text: str) -> str:
         found = re.search(rf"\b{capitals}", text) if len(capitals) >= MIN_CAMEL_CAPITALS and capitals != part else None
         if found:
             return capitals
-    for run in _CAPITALISED_RUN.finditer(question):
+    for run in CAPITALISED_RUN.finditer(question):
         names = run.group().split()
         for span in (names[i:j] for i in range(len(names)) for j in range(i + 2, len(names) + 1)):
             found = re.search(rf"\b{''.join(w[0] for w in span)}[A-Z0-9.]*\b", text) if term in span else None
@@ -810,14 +810,14 @@ def abbreviated(term: str, question: str, text: str) -> str:
     return ""
 
 
-_CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
+CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")  # "Stable Diffusion"
 MIN_CAMEL_CAPITALS = 3  # two ("ImageNet" -> "IN") would be found by chance in many abstracts; chosen, not tuned
 
 
 def named_phrase(term: str, question: str) -> str:
     """The capitalised name a term is a word of ("Stable" of "Which Stable Diffusion versions"), question words
     and stopwords before it left out, so a refusal says what is missing: "Stable Diffusion", not "Stable"."""
-    for run in _CAPITALISED_RUN.finditer(question):
+    for run in CAPITALISED_RUN.finditer(question):
         names = run.group().split()
         while names and (names[0].lower() in STOPWORDS or names[0].lower() in FORM_WORDS):
             names = names[1:]

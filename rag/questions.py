@@ -33,6 +33,7 @@ from typing import Literal
 from .chunking import split_sentences
 from .corpus import Paper, without_links
 from .evidence import (
+    CAPITALISED_RUN,
     DATA_RESOURCES,
     ROLE_CUES,
     Acronyms,
@@ -1418,14 +1419,11 @@ def _title_cased(question: str, names: NameIndex) -> list[str]:
     word ("Which Stable Diffusion ..." -> "Stable Diffusion"). Not a long form an abstract defines an acronym by
     ("DGP (Dynamic Gated Pathways)"): the corpus's acronyms link those, and know where they stand in the question
     ("Besides the Dynamic Gated Pathways paper, which ...?" sets DGP aside)."""
-    runs = [m.group() for m in _TITLE_RUN.finditer(question)]
+    runs = [m.group() for m in CAPITALISED_RUN.finditer(question)]
     runs = [run.split(maxsplit=1)[1] if run.split()[0].lower() in STOPWORDS else run for run in runs
             if len(run.split()) > 1 + (run.split()[0].lower() in STOPWORDS)]
     return [run for run in runs if not any(re.search(rf"{re.escape(run)}\s*\(|\(\s*{re.escape(run)}\s*\)",
                                                       names.by_id[pid].text) for pid in names.containing(run))]
-
-
-_TITLE_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
 
 
 def _is_name(label: str) -> bool:
