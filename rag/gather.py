@@ -1059,7 +1059,7 @@ class Gatherer:
         unranked = plan.versus and not self._one_names_another(pointed)
         return Gathered("compare", sources, pointed, evidence, shared=self._shared_terms(pointed),
                         by_relevance=asked, extra=closest, sizes=sizes,
-                        missing=Missing("versus", [self.papers[pid].label for pid in pointed]) if unranked else None)
+                        missing=Missing("versus") if unranked else None)  # (its sources name the papers)
 
     def _one_names_another(self, paper_ids: Sequence[str]) -> bool:
         """Whether any of these abstracts writes another one's label: only then can it report the two measured
