@@ -383,7 +383,8 @@ _EXCLUDING = re.compile(r"\bthe\s+(?:one|paper|work|study)\s+(?:(?:that|which)\s
 _ONE_AND_ANOTHER = re.compile(
     r"(?:(?<!only\s)(?<!each\s)(?<!which\s)(?<!any\s)(?<!no\s)\bone\s+(?:(?:paper|work|study|abstract|article)\s+"
     r"(?:that\s+|which\s+|on\s+|about\s+)?|(?:that|which)\s+)|(?:^|[:;,]\s*)one\s+)"
-    r"([^;:?.]+?),?\s+(?:and\s+|while\s+|whereas\s+|but\s+)?"
+    # (the halves may be two clauses: "One paper picks which answer pairs to rate; another picks which chunks")
+    r"([^;:?.]+?)[,;]?\s+(?:and\s+|while\s+|whereas\s+|but\s+)?"
     r"(?:another|the\s+other|a\s+second)(?:\s+(?:one|paper|work|study|abstract|article))?\s+"
     r"(?:that\s+|which\s+|on\s+|about\s+)?([^;:?.]+)",
     re.IGNORECASE,
@@ -400,8 +401,9 @@ _COMPARED = re.compile(
     r"|(?:^|[:;?.]\s*)([^:;?,.]+?)\s+(?:vs\.?|versus)\s+([^:;?,.]+?)\s*(?=[:;?,.]|$)"
     # "SIF and the Compositional Stress Index are both diagnostics": two things said alike, set side by side
     r"|\b([^:;?,.]+?)\s+and\s+(the\s+[^:;?,.]+?)\s+(?:are|were)\s+(?:both|each)\b"
-    # "Both the chatbot overconfidence fix and the causal-discovery paper ...": the paper noun heads both sides
-    r"|\bboth\s+(the\s+[^:;?,.]+?)\s+and\s+(the\s+[^:;?,.]+?\s+(?:paper|work|study|abstract))\b",
+    # "Both the chatbot overconfidence fix and the causal-discovery paper ...": the paper noun heads both sides,
+    # or opens the second ("Both the songbird-calls dataset and the paper on video AIs ...")
+    r"|\bboth\s+(the\s+[^:;?,.]+?)\s+and\s+(the\s+(?:[^:;?,.]+?\s+)?(?:paper|work|study|abstract))\b",
     re.IGNORECASE,
 )
 _THE = re.compile(r"^the\s+|\s+(?:paper|work|study|abstract|one|benchmark|dataset|method|model|approach)$",

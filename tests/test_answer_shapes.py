@@ -237,6 +237,22 @@ def test_two_seed_papers_selected_by_the_filter_are_compared(seed_assistant) -> 
     assert_comparison_table(seed_assistant, answer, ["p05", "p07"])
 
 
+def test_papers_described_in_two_clauses_are_compared(seed_assistant) -> None:
+    """ "One paper picks X; another picks Y": the halves are two clauses (probe70 pk027 had compared nothing)."""
+    answer = seed_assistant.answer("One paper picks which answer pairs people should rate; another picks which "
+                                   "chunks of 3D scans a model trains on. How do their approaches differ?")
+    assert_comparison_table(seed_assistant, answer, ["p13", "p14"])
+
+
+def test_both_sides_of_both_and_are_compared_when_the_paper_noun_opens_the_second(seed_assistant) -> None:
+    """ "Both the songbird-calls dataset and the paper on video AIs ...": the first side had been lost, and the
+    answer quoted the video paper alone (probe70 pk026)."""
+    answer = seed_assistant.answer("Both the songbird-calls dataset and the paper on video AIs following "
+                                   "multi-person conversations involve matching a voice to whoever produced it. "
+                                   "How does each approach that?")
+    assert_comparison_table(seed_assistant, answer, ["p08", "p10"])
+
+
 def test_papers_described_together_by_their_number_are_compared(seed_assistant) -> None:
     """No name, no description of each: "two abstracts" and what they share pick the papers."""
     answer = seed_assistant.answer("Two abstracts here cut cost by handling only some tokens differently. "
