@@ -210,7 +210,10 @@ _DESCRIBED = re.compile(
     # the coastal paper" is one description)
     # ("the theory work explaining why X": the word before the head noun and what the participle says)
     rf"(?i:\bthe\s+(?!{_THE_PAPER})([\w-]+)\s+(?:paper|work|study){_PARTICIPLE}){_DESCRIBED_AFTER}|"
-    rf"(?i:\bthe\s+((?:(?!{_THE_PAPER}){_DESCRIPTION_WORD}(?:\s+|\s*/\s*)){{0,6}}?(?!{_THE_PAPER}){_WORD_WHOLE})"
+    # (not opening with a paper noun: "as far as the abstract says they are purely pen-and-paper work" is what the
+    # abstract says)
+    rf"(?i:\bthe\s+(?!{_PAPER_NOUN}s?\s)((?:(?!{_THE_PAPER}){_DESCRIPTION_WORD}(?:\s+|\s*/\s*)){{0,6}}?"
+    rf"(?!{_THE_PAPER}){_WORD_WHOLE})"
     r"\s+(?<!\bto\s)"
     # ("the system does each one touch", "the paper arguing that only one role": a count, not a head noun; nor
     # after a preposition: "the immediate upstream drivers of one outcome" counts outcomes)

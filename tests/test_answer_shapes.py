@@ -420,6 +420,9 @@ def test_a_negation_within_a_described_set_leaves_the_set_members_without_it(see
     "Which of these submissions contain no experiments, only proofs?",
     "List the theory-only abstracts.",
     "Which abstracts never mention running an experiment?",
+    # ("the abstract says they are ... work" is what the abstract says, not a paper described: probe70 pk008)
+    "Which papers don't mention running any experiments at all, so as far as the abstract says they are purely "
+    "pen-and-paper work?",
 ])
 def test_papers_without_experiments_are_those_whose_abstracts_report_none(seed_assistant, question) -> None:
     """The two seed abstracts that only prove things (IndRM, DPO dataset curation); by sentence similarity to
