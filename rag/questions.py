@@ -137,8 +137,9 @@ _OTHER_CAUSE = re.compile(r"\b(?:by|to|from)\s+(?:something|anything)\s+other\s+
 _CIRCUMSTANCE = re.compile(r"\b(?:where|when|whenever|whose|in\s+which|under\s+which)\b[^,;:?!()]*?"
                            r"(?=\s[-\u2013\u2014]\s|[,;:?!()]|$)", re.IGNORECASE)
 # (its words are no set noun, relative or possessive: "list the papers that apply their methods to medical data" had
-# read "apply" as the set the papers are of; nor "the" or "of": "the results of the RL papers" are of "RL")
-_NOT_IN_SET_PHRASE = rf"(?!(?:that|which|who|whose|where|their|its|the|of|{_SET_NOUN})\b)"
+# read "apply" as the set the papers are of; nor "the" or "of": "the results of the RL papers" are of "RL"; nor "a":
+# "which pieces of the scan a model studies" is a clause, whose verb is no set of studies)
+_NOT_IN_SET_PHRASE = rf"(?!(?:that|which|who|whose|where|their|its|the|a|an|of|{_SET_NOUN})\b)"
 
 
 def _set_phrase_pattern(head: str) -> re.Pattern[str]:
