@@ -62,6 +62,8 @@ _SET_NOUN = rf"(?:{_PAPER_NOUNS}|ones|methods|approaches|techniques|frameworks)"
 _SET_VALUED = re.compile(
     rf"\b(?:which|what|list|name|find|show|enumerate|are\s+there|how\s+many|any|(?:looking|searching)\s+for)\b[^?.]*?"
     rf"\b{_SET_NOUN}\b"
+    # ("I need all papers that say code is released": it had compared the three papers closest to it)
+    rf"|\b(?:need|want)\s+(?:all|every)\s+(?:(?:the|of\s+the)\s+)?(?:{_PAPER_NOUNS}|{_PAPER_NOUN})\b"
     r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
     r"|\b(?:anything|everything|stuff)\s+(?:on|about|regarding|concerning|involving|covering|using|with|related\s+to|that"
     r"|in\s+here)\b|\beverything\s+here\b"  # ("List everything here that deals with ...")

@@ -112,6 +112,8 @@ def test_the_name_index_finds_exactly_what_scanning_every_abstract_finds(seeds, 
     "how many paper are about coral bleaching?",  # the singular as typed after "how many"
     "coral reef papers incl bleaching",  # a noun phrase, typed without "?"
     "reef monitoring papers (sonar, drones, divers)",
+    "I need all papers that say code is released or coming",  # (it had compared the three papers closest to it)
+    "We want every abstract that reports drone surveys.",
 ])
 def test_questions_about_sets_of_papers_suggest_a_list(question) -> None:
     plan = plan_question(question, [])
