@@ -209,6 +209,12 @@ _LABEL_MAX_WORDS = 6
 _TITLE_MAX_WORDS = 8
 
 
+def unmarked(text: str) -> str:
+    """The text without LaTeX or markdown emphasis around its words ("\\emph{Source-Instance Fidelity} (SIF)",
+    "*approximate compilation*"): what it names and defines reads as plain words."""
+    return _LATEX_COMMAND.sub(r"\1", text).replace("*", "")
+
+
 def derive_label(text: str, title: str | None = None) -> str:
     """A short human label: the name a paper gives its contribution, else its topic.
 
@@ -219,7 +225,7 @@ def derive_label(text: str, title: str | None = None) -> str:
     """
     if title and title.strip():
         return _title_label(title.strip())
-    plain = _LATEX_COMMAND.sub(r"\1", text).replace("*", "")
+    plain = unmarked(text)
     name = _introduced_name(plain)
     if name:
         return name

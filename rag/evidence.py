@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .chunking import Sentence
-from .corpus import Paper
+from .corpus import Paper, unmarked
 from .embedding import Embedder
 from .lexical import CORPUS_NOUNS, FORM_WORDS, GENERIC_STEMS, STOPWORDS, TermWeights, singular_acronym, stem, words
 from .paper_cache import PaperCache
@@ -365,9 +365,10 @@ class Acronyms:
         self.long_of: dict[str, str] = {}
         self._written: dict[str, str] = {}  # the acronym as the abstracts write it ("DGP", "cfDNA")
         for paper in papers:
-            pairs = list(_definitions(paper.text))
+            text = unmarked(paper.text)  # ("we introduce \emph{Source-Instance Fidelity} (SIF)")
+            pairs = list(_definitions(text))
             # "DGP (Dynamic ...)"
-            pairs += [(m.group(2), m.group(1)) for m in _REVERSED_DEFINITION.finditer(paper.text)]
+            pairs += [(m.group(2), m.group(1)) for m in _REVERSED_DEFINITION.finditer(text)]
             for phrase, acronym in pairs:
                 short, long = _definition(phrase, acronym)
                 if short and long:

@@ -55,6 +55,13 @@ def test_an_acronym_in_a_sentence_brings_the_stems_of_its_long_form() -> None:
     assert term_stems(["large", "language", "models"]) <= banked
 
 
+def test_an_acronym_defined_after_emphasis_markup_is_read() -> None:
+    """ "we introduce \\emph{Source-Instance Fidelity} (SIF)": the brace had hidden the long form, so a question
+    naming "Source-Instance Fidelity" linked no paper (probe72 pm024)."""
+    acronyms = Acronyms([make_paper(r"We introduce \emph{Source-Instance Fidelity} (SIF), a diagnostic.", id="x0")])
+    assert acronyms.long_of["sif"] == "source-instance fidelity"
+
+
 def test_an_undefined_acronym_is_found_from_the_initials_of_a_phrase() -> None:
     """The DPO abstract writes "RLHF" and never defines it: asked for "reinforcement learning from human
     feedback", a list could not find it. An acronym word gives all its letters; two-letter ones are too ambiguous."""
