@@ -61,7 +61,10 @@ _PAPER_NOUN = r"(?:paper|work|study|article|abstract|submission)"  # one of them
 _SET_NOUN = rf"(?:{_PAPER_NOUNS}|ones|methods|approaches|techniques|frameworks)"
 _SET_VALUED = re.compile(
     rf"\b(?:which|what|list|name|find|show|enumerate|are\s+there|how\s+many|any|(?:looking|searching)\s+for)\b[^?.]*?"
-    rf"\b{_SET_NOUN}\b"
+    rf"\b(?!ones\b){_SET_NOUN}\b"
+    # ("ones" a few words on: "Which ones ...", "which of the ones ..."; "which positions ... for left-to-right models
+    # versus ones that see both directions" asks for positions, and "ones" stands for models)
+    r"|\b(?:which|what|any|list|show)\s+(?:[\w-]+\s+){0,3}?ones\b"
     # ("I need all papers that say code is released": it had compared the three papers closest to it)
     rf"|\b(?:need|want)\s+(?:all|every)\s+(?:(?:the|of\s+the)\s+)?(?:{_PAPER_NOUNS}|{_PAPER_NOUN})\b"
     r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
@@ -140,8 +143,11 @@ _CIRCUMSTANCE = re.compile(r"\b(?:where|when|whenever|whose|in\s+which|under\s+w
                            r"(?=\s[-\u2013\u2014]\s|[,;:?!()]|$)", re.IGNORECASE)
 # (its words are no set noun, relative or possessive: "list the papers that apply their methods to medical data" had
 # read "apply" as the set the papers are of; nor "the" or "of": "the results of the RL papers" are of "RL"; nor "a":
-# "which pieces of the scan a model studies" is a clause, whose verb is no set of studies)
-_NOT_IN_SET_PHRASE = rf"(?!(?:that|which|who|whose|where|their|its|the|a|an|of|{_SET_NOUN})\b)"
+# "which pieces of the scan a model studies" is a clause, whose verb is no set of studies; nor a preposition: "Some of
+# these read like math papers" says what some papers are like, and "read like math" had been the set, which no paper
+# matched)
+_NOT_IN_SET_PHRASE = (r"(?!(?:that|which|who|whose|where|their|its|the|a|an|of|like|as|in|on|for|with|by|from|to|about"
+                      rf"|at|{_SET_NOUN})\b)")
 
 
 def _set_phrase_pattern(head: str) -> re.Pattern[str]:
@@ -759,7 +765,11 @@ def _points_back(asking: str) -> bool:
         after = text[noun.end():]
         if _STANDS_FOR_SAID.search(after) and len(content_terms(after)) <= MAX_POINTING_TERMS:
             return True
-        text = text[:noun.end()] + _PERSONAL_PRONOUN.sub("", after)
+        # ("Which ones contain a real theoretical result ...?": the papers asked for, with a criterion of their own;
+        # "Which ones?" alone asks for those said before)
+        asked = noun.group() if noun.group().lower() != "ones" or len(content_terms(after)) <= MAX_POINTING_TERMS \
+            else ""
+        text = text[:noun.start()] + asked + _PERSONAL_PRONOUN.sub("", after)
     return bool(_POINTING_BACK.search(_COLLECTION.sub("", text)) or _FITS_WHAT_WAS_SAID.match(asking))
 
 
@@ -781,7 +791,7 @@ _PERSONAL_PRONOUN = re.compile(r"\b(?:it|its|they|them|their)\b", re.IGNORECASE)
 # changed were of that kind and fell, with it none (chosen, not searched: one verb beside the pronoun)
 _STANDS_FOR_SAID = re.compile(r"\bit\b|\bone\W*$", re.IGNORECASE)
 MAX_POINTING_TERMS = 1
-_POINTING_BACK = re.compile(r"\b(?:this|these|those|such|it|its|they|them|their|ones)\b"
+_POINTING_BACK = re.compile(r"\b(?:this|these|those|such(?!\s+as\b)|it|its|they|them|their|ones)\b"
                             r"|\bthat(?:\s+[a-z]+)?\W*$", re.IGNORECASE)  # ("... follow that recipe?", "do that?")
 # An asking sentence that only says the papers fit what was said before: "I want everything involving reinforcement
 # learning, RLHF included. Which papers qualify?" had been read as papers about "qualify" (none).

@@ -1545,6 +1545,24 @@ def test_a_set_asking_sentence_that_points_back_keeps_the_sentence_before(seeds)
     assert "reefs" in fits.criterion, fits
 
 
+def test_which_ones_with_a_criterion_of_their_own_keep_it(seeds) -> None:
+    """ "Some of these read like math papers. Which ones contain a real theoretical result, such as a proof ...?":
+    "ones" is what is asked for, and "such as" introduces examples; read as pointing back, the list had been of
+    papers that "read like math" (none; probe70 pk005)."""
+    plan = plan_question("Some of these read like math papers. Which ones contain a real theoretical result, such "
+                         "as a proof, a formal bound or an impossibility argument?", seeds)
+    assert plan.kind == "list" and "proof" in plan.alternatives and "math" not in plan.criterion, plan
+
+
+def test_ones_standing_for_another_noun_asks_for_no_papers(seeds) -> None:
+    """ "which positions ... for left-to-right models versus ones that see both directions": "ones" is models, and
+    the question asks the one paper described before it for positions (it must not become a list of "ones")."""
+    plan = plan_question("That paper about only backpropagating through part of the sequence to save memory: "
+                         "which positions do you need to keep for left-to-right models versus ones that see both "
+                         "directions?", seeds)
+    assert not plan.set_valued and plan.kind != "list", plan
+
+
 @pytest.mark.parametrize("question", [
     "I keep seeing tide gauges pop up \u2014 which abstracts deploy one?",
     "Kelp restoration shows up more than once I think \u2014 which papers bring it up?",
