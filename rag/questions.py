@@ -640,8 +640,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     noun = noun or counted_noun(question)
     plan = QuestionPlan(
         question=question, kind="fact", query=question, terms=terms, targets=named, described=described,
-        ambiguous={pid: holders for pid in named
-                   if len(holders := names.containing(names.by_id[pid].label)) > MAX_NAME_PAPERS},
+        ambiguous={pid: holders for pid in named if (holders := _ambiguous(pid, question, names))},
         set_valued=set_cue and not named,
         negated=bool(_NEGATED.search(_CIRCUMSTANCE.sub(" ", _OTHER_CAUSE.sub(" ", _set_sentence(question_kept))))),
         alternatives=_alternatives_of(question_kept, unasked),
@@ -1427,7 +1426,29 @@ def _linked(question: str, names: NameIndex, coined_only: bool = False) -> dict[
                 introduced = any(defines(s.text, token) for s in split_sentences(text)) \
                     or " " in token and re.search(rf"\b(?:a|an)\s+{re.escape(token)}\b", text) is not None
                 (linked if introduced else used).setdefault(pid, question.find(token))
+    # ("SSL" for "Selective Social Learning (SSL)"; asked for papers, "Which are SSL in the self-supervised sense?",
+    # it is what they are asked to be)
+    for token in [] if coined_only else _ACRONYM.findall(question):
+        for pid in names.containing(token):
+            if _label_acronym(names.by_id[pid], token):
+                linked.setdefault(pid, question.find(token))
     return linked or ({} if coined_only else used)
+
+
+def _label_acronym(paper: Paper, token: str) -> bool:
+    """Whether the paper's abstract defines ``token`` as the acronym of its label: "Selective Social Learning (SSL)"."""
+    return re.search(rf"{re.escape(paper.label)}\s*\(\s*{re.escape(token)}\s*\)", paper.text) is not None
+
+
+def _ambiguous(pid: str, question: str, names: NameIndex) -> list[str]:
+    """The papers a question's name for this paper may stand for, when more than one may: those holding its label
+    when many do (MAX_NAME_PAPERS), or all holding the acronym of its label the question writes ("SSL": the
+    social-learning paper defines it, the 3D medical paper's "SSL" is self-supervised learning). The question's
+    wording decides among them (Gatherer._disambiguated)."""
+    paper = names.by_id[pid]
+    written = [t for t in _ACRONYM.findall(question) if paper.label not in question and _label_acronym(paper, t)]
+    holders = names.containing(written[0] if written else paper.label)
+    return holders if len(holders) > (1 if written else MAX_NAME_PAPERS) else []
 
 
 def _title_cased(question: str, names: NameIndex) -> list[str]:

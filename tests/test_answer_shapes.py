@@ -237,6 +237,19 @@ def test_two_seed_papers_selected_by_the_filter_are_compared(seed_assistant) -> 
     assert_comparison_table(seed_assistant, answer, ["p05", "p07"])
 
 
+def test_the_acronym_of_a_label_names_its_paper_when_the_wording_says_which(seed_assistant) -> None:
+    """ "SSL" is the social-learning paper's own acronym ("Selective Social Learning (SSL)") and the 3D medical
+    paper's self-supervised learning: "SSL and RISE" had compared nothing but RISE (probe74 po021); the question's
+    wording decides which paper "SSL" is, and asked for papers, it is what they are asked to be."""
+    answer = seed_assistant.answer("SSL and RISE both have several learners or roles working together. How does each "
+                                   "one decide who should learn from what?")
+    assert_comparison_table(seed_assistant, answer, ["p02", "p07"])
+    medical = seed_assistant.answer("How does SSL pretraining on 3D scans pick sub-volumes?")
+    assert cited_ids(medical)[:1] == ["p14"], medical.text
+    listed = seed_assistant.answer("Which submissions are SSL in the self-supervised sense?")
+    assert listed.kind == "list", listed.text
+
+
 def test_papers_described_in_two_clauses_are_compared(seed_assistant) -> None:
     """ "One paper picks X; another picks Y": the halves are two clauses (probe70 pk027 had compared nothing)."""
     answer = seed_assistant.answer("One paper picks which answer pairs people should rate; another picks which "
