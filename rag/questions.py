@@ -600,7 +600,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     names = NameIndex.of(papers)
     question = names.recased(question)
     set_cue = bool(_SET_VALUED.search(question))  # papers asked for, with or without "which" (see below)
-    linked = _linked(question, names, coined_only=set_cue)
+    linked = _linked(question, names, coined_only=set_cue, by_acronym=True)
     unnamed = _COLLECTION.sub(lambda m: " " * len(m.group(0)), question)  # "this collection" points at nothing said
     spelled: dict[str, int] = {}  # where a long form naming a paper ends
     if acronyms:  # "Dynamic Gated Pathways" -> DGP; a label that is itself a long form still matches as written
@@ -1400,7 +1400,7 @@ _LOWER_TOKEN = re.compile(r"(?<![\w&+-])[a-z0-9][a-z0-9&+-]*(?![\w&+-])")  # a t
 _INDEXED_RUN = re.compile(r"[A-Z0-9]")
 
 
-def _linked(question: str, names: NameIndex, coined_only: bool = False) -> dict[str, int]:
+def _linked(question: str, names: NameIndex, coined_only: bool = False, by_acronym: bool = False) -> dict[str, int]:
     """Each named paper and where in the question its name stands (one name may fit several papers).
 
     A name only used in an abstract ("the ViT and LLM hierarchies") points at that paper only when nothing
@@ -1408,7 +1408,9 @@ def _linked(question: str, names: NameIndex, coined_only: bool = False) -> dict[
     META-DINO adapt?" is about META-DINO, not a comparison with the one abstract that mentions ViT. In a
     question asking for papers (``coined_only``) it never does: it is what the papers are asked to write ("Which
     abstracts quantify their gains (accuracy, F1/EM) with numbers?" had been asked of the one abstract writing F1).
-    A run of capitalised words an abstract introduces ("a Compositional Stress Index") names its paper too.
+    A run of capitalised words an abstract introduces ("a Compositional Stress Index") names its paper too, and
+    (``by_acronym``, in a question) the acronym an abstract defines for its label; not in an answer's quotes, where
+    "3D medical SSL" is the medical paper's.
     """
     labelled = [p for p in names.labelled(question) if p.label in question
                 and re.search(rf"(?<![\w-]){re.escape(p.label)}(?![\w-])", question)]
@@ -1428,7 +1430,7 @@ def _linked(question: str, names: NameIndex, coined_only: bool = False) -> dict[
                 (linked if introduced else used).setdefault(pid, question.find(token))
     # ("SSL" for "Selective Social Learning (SSL)"; asked for papers, "Which are SSL in the self-supervised sense?",
     # it is what they are asked to be)
-    for token in [] if coined_only else _ACRONYM.findall(question):
+    for token in _ACRONYM.findall(question) if by_acronym and not coined_only else []:
         for pid in names.containing(token):
             if _label_acronym(names.by_id[pid], token):
                 linked.setdefault(pid, question.find(token))
