@@ -1910,7 +1910,10 @@ def _written_as_name(phrase: str) -> bool:
 # the number?" had read "plain LLaVA-1.5-7B What's the number" as the method compared against, and said it was missing.
 _AGAINST_PHRASE = (r"((?:(?!(?:in|on|for|at|across|under|when|by|regarding|and|or)\b(?!-))"
                    r"[\w&+'-]+(?:\.[\w&+'-]+)*\s*){1,5})")
-_AGAINST = re.compile(r"\b(?:compare[sd]?|comparing|fares?|stacks?\s+up)\s+(?:\w+\s+){0,2}?(?:with|to|against)\s+"
+# (or tested against: "Which datasets is IndRM benchmarked against PC, GES ... on?" had been answered from IndRM's
+# abstract, which names neither)
+_AGAINST = re.compile(r"\b(?:(?:compare[sd]?|comparing|fares?|stacks?\s+up)\s+(?:\w+\s+){0,2}?(?:with|to|against)"
+                      r"|(?:benchmark(?:s|ed|ing)?|evaluated|tested|measured|pitted|validated)\s+against)\s+"
                       + _AGAINST_PHRASE, re.IGNORECASE)
 # "Does IndRM beat the PC algorithm?": a method beaten, when named ("peer learning beats learning alone" describes
 # a finding in other words, and its absent words are no missing method).

@@ -1146,6 +1146,9 @@ def test_a_name_an_abstract_only_uses_is_a_criterion_of_a_question_asking_for_pa
     ("How much does GlowNet gain compared to plain YOLO-v8.1. What's the number?", ["plain YOLO-v8.1"]),
     # names a slash joins are each compared against
     ("GlowNet vs YOLO / SSD / DETR on dusk video - how does it do?", ["YOLO", "SSD", "DETR"]),
+    # tested against (probe73 pn039 had been answered from an abstract naming neither), not tested with
+    ("On which datasets is GlowNet benchmarked against YOLO?", ["YOLO"]),
+    ("Was GlowNet tested with drone video?", []),
 ])
 def test_what_a_question_compares_a_paper_with(question, against) -> None:
     assert compared_against(question) == against
