@@ -941,6 +941,7 @@ class Gatherer:
         over an undefined acronym an alternative spells ("RL from human feedback": "RLHF"); ``contributed``: what the
         question asks them to contribute ("a new benchmark")."""
         scores: dict[str, Match] = {}
+        alternatives = [self._unnegated(alternative, pool) for alternative in alternatives]
         spelled = [short for alternative in alternatives if (short := self.scorer.acronyms.initialism(alternative))]
         for alternative in [*alternatives, *(s for s in spelled if s not in alternatives)]:
             vector = self.embedder.embed_query(self.scorer.acronyms.expand(alternative))
@@ -948,6 +949,15 @@ class Gatherer:
                 if pid not in scores or score > scores[pid].score:
                     scores[pid] = Match(pid, sentence, score)
         return scores
+
+    def _unnegated(self, alternative: str, pool: Sequence[Paper]) -> str:
+        """The criterion without a "non-" modifier no candidate writes: "non-human animals" are animals, in the
+        abstracts' words ("animal motion", "wildlife", "zebra finches"), and by its parts "non-human" had matched
+        the papers on humans (ten tuning lists asked for non-human animals). A written one is a term of its own:
+        "non-identifiability", "non-stationarity"."""
+        kept = [w for w in alternative.split()
+                if not (_NON_PREFIXED.match(w) and not any(holds_phrase(p.text, w) for p in pool))]
+        return " ".join(kept) if kept else alternative
 
     def _list_of_all(self, plan: QuestionPlan, pool: Sequence[Paper], scope: Scope, k: int) -> Gathered | None:
         """ "Which papers use both audio and video?": the papers that clear every side by that side's own bar,
@@ -1139,6 +1149,9 @@ class Gatherer:
 # sentence of that role answers it. The list had looked for papers matching "findings" and found none. Releases
 # are a list's ("Which papers share code?"): most abstracts have none.
 OVERVIEW_ROLES: tuple[Role, ...] = ("result", "data", "problem", "method")
+
+
+_NON_PREFIXED = re.compile(r"non-\w", re.IGNORECASE)
 
 
 def _whole_read(plan: QuestionPlan) -> QuestionPlan:

@@ -429,6 +429,16 @@ def test_a_negation_within_a_described_set_leaves_the_set_members_without_it(see
     assert_citations_valid(answer)
 
 
+@pytest.mark.parametrize("question", ["Is there anything on non-human animals in this batch?",
+                                      "Which papers involve non-human animals in their data?"])
+def test_non_human_animals_are_the_animal_papers(seed_assistant, question) -> None:
+    """No abstract writes "non-human": by its parts it had matched the papers on humans, and the animal papers
+    (motion across animal domains, wildlife monitoring, zebra finches) were missed or flatly refused (probe73
+    pn024)."""
+    _, members, possible = answered_list(seed_assistant, question)
+    assert set(members) == {"p01", "p09", "p10"} and not possible, (members, possible)
+
+
 @pytest.mark.parametrize("question", [
     "Which of these submissions contain no experiments, only proofs?",
     "List the theory-only abstracts.",
