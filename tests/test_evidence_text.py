@@ -27,6 +27,7 @@ from rag.evidence import (
     names_asked,
     names_one_of,
     number_twin,
+    others_named,
     says_what_it_is,
     stated_count,
     term_stems,
@@ -53,6 +54,16 @@ def test_an_acronym_in_a_sentence_brings_the_stems_of_its_long_form() -> None:
     banked = acronyms.stems("Agents built on LLMs fail.")
     assert plain < banked
     assert term_stems(["large", "language", "models"]) <= banked
+
+
+def test_the_names_of_other_work_are_coined_names_the_abstract_does_not_introduce() -> None:
+    paper = make_paper("We introduce ReefBench, a dataset, and DeltaCount, a counter built on Cell-free DNA (cfDNA). "
+                       "Off-the-shelf TabICL and Qwen2.5-7B backbones are compared on GLUE. Code: https://x.io/y.",
+                       id="x9")
+    sentences = [s.text for s in split_sentences(paper.text)]
+    assert others_named(sentences[0], paper) == []  # its own names, and what it defines
+    assert others_named(sentences[1], paper) == ["TabICL", "Qwen2.5-7B"]  # ("GLUE": no version, no inner capital)
+    assert others_named(sentences[2], paper) == []  # a link
 
 
 def test_an_acronym_defined_after_emphasis_markup_is_read() -> None:
