@@ -127,7 +127,10 @@ def others_named(sentence: str, paper: Paper) -> list[str]:
 
 
 def _introduces(text: str, name: str) -> bool:
-    """The abstract brings the name in as its own or defines it: "we propose X", "X, a ...", "X (...)", "(X)"."""
+    """The abstract brings the name in as its own or defines it: "we propose X", "X, a ...", "X (...)", "(X)".
+    Narrower than ``defines``, for which any sentence saying "we construct ..." introduces every name it writes
+    (the tabular paper's "we construct two synthetic task families ... and instruction-tune an off-the-shelf
+    TabICL model" is not its own TabICL)."""
     escaped = re.escape(name)
     return bool(re.search(rf"\b(?:propose|introduce|present|call)\w*\s+(?:\w+\s+){{0,3}}?{escaped}(?![\w-])"
                           rf"|(?<![\w-]){escaped},\s+(?:a|an)\s|(?<![\w-]){escaped}\s*\(|\(\s*{escaped}\s*\)", text))

@@ -1446,9 +1446,10 @@ def _linked(question: str, names: NameIndex, coined_only: bool = False, by_acron
                     or " " in token and re.search(rf"\b(?:a|an)\s+{re.escape(token)}\b", text) is not None
                 (linked if introduced else used).setdefault(pid, question.find(token))
     # ("SSL" for "Selective Social Learning (SSL)"; asked for papers, "Which are SSL in the self-supervised sense?",
-    # it is what they are asked to be)
+    # it is what they are asked to be; in more than MAX_NAME_PAPERS abstracts, a term)
     for token in _ACRONYM.findall(question) if by_acronym and not coined_only else []:
-        for pid in names.containing(token):
+        holders = names.containing(token)
+        for pid in holders if len(holders) <= MAX_NAME_PAPERS else []:
             if _label_acronym(names.by_id[pid], token):
                 linked.setdefault(pid, question.find(token))
     return linked or ({} if coined_only else used)
