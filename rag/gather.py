@@ -60,10 +60,12 @@ from .evidence import (
 from .filters import Filters
 from .lexical import FORM_WORDS, NON_TOPICAL, stem
 from .questions import (
+    TIME_WORDS,
     Kind,
     QuestionPlan,
     asked_part,
     asked_quantities,
+    asks_duration,
     asks_gist,
     beaten_unnamed,
     clauses,
@@ -180,6 +182,7 @@ MAX_COMPARED = 4  # a comparison table has at most this many rows
 NO_EXPERIMENT = "experiment or empirical evaluation"  # what a list of theory-only papers lacks, as its header says
 MEASURED_FIGURE = "a measured result as a number"  # what a list asked for "actual numbers" states, as its header says
 NAMED_OTHERS = "the name of another model, dataset or method"  # ... and one asked for the models papers name
+DURATION = "how long it takes or how fast it runs"  # what an abstract writing no word of time or speed lacks
 COMMON_SHARE = 0.25  # chosen: a word in more than a quarter of the abstracts is too common to tell papers apart
 OVERVIEW_PER_TOPIC = 5  # papers shown under each topic of an overview
 MAX_SIMILAR = 3  # "papers similar to X" shows this many, closest first (chosen: a fifth of the seeds, not tuned)
@@ -696,6 +699,11 @@ class Gatherer:
         # may come with its figure)
         missing += [t for t in asked_quantities(plan.question) if t.lower() not in have
                     and self.scorer.absent_terms([t.split()[-2]], papers)]
+        # (how long it takes, or how much faster, of an abstract writing no word of time or speed; once: not beside
+        # a missing "wall-clock time")
+        if asks_duration(plan.question) and len(self.scorer.absent_terms(TIME_WORDS, papers)) == len(TIME_WORDS) \
+                and not any(stem(w) in _TIME_STEMS for t in missing for w in words(t)):
+            missing.append(DURATION)
         within = {w.lower() for t in missing for w in words(t)}  # "Dense Connector", not also "Dense", "Connector"
         named = (named_phrase(t, plan.question) for t in absent if t.lower() not in within)  # "Stable Diffusion"
         absent = list(dict.fromkeys(named)) + missing
@@ -1171,6 +1179,7 @@ OVERVIEW_ROLES: tuple[Role, ...] = ("result", "data", "problem", "method")
 
 
 _NON_PREFIXED = re.compile(r"non-\w", re.IGNORECASE)
+_TIME_STEMS = frozenset(stem(w) for w in TIME_WORDS)
 
 
 def _whole_read(plan: QuestionPlan) -> QuestionPlan:

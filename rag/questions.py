@@ -1878,6 +1878,22 @@ def asked_quantities(question: str) -> list[str]:
             if _ASKS_QUANTITY.search(question[:m.start()]) and not _BUILT_THING.search(m.group(1))]
 
 
+def asks_duration(question: str) -> bool:
+    """Whether the question asks how long something takes or how much faster it is: "How long does the pipeline
+    take to run on the largest Sudoku?", "How much faster are the pipelines than exact compilation?". An abstract
+    writing no word of time or speed (``TIME_WORDS``) has no such figure, whatever else it measures: the Sudoku
+    paper's "orders-of-magnitude more accurate" had answered both. ("How long is the fine-tuning?" asks a length,
+    which "fewer than 300 steps" gives.)"""
+    return bool(_DURATION.search(question))
+
+
+_DURATION = re.compile(r"\bhow\s+long\s+(?:does|did|do|would|will|can)\b[^?.;]*?\b(?:take|takes|run|runs|train)\b"
+                       r"|\bhow\s+much\s+(?:faster|slower|quicker)\b", re.IGNORECASE)
+# The words an abstract states a time or a speed with (their stems match other forms: "faster", "speeds", "hours")
+TIME_WORDS = ("time", "runtime", "second", "minute", "hour", "day", "fast", "faster", "speed", "speedup", "quick",
+              "latency", "wall-clock", "throughput", "accelerate", "slow")
+
+
 # A setting's name: one or two words before a quantity noun ("batch size", "LoRA rank", "audio sampling rate")
 # (or what it costs, asked "how much": "How much extra parameter count or inference latency does DGP add?" had been
 # answered with DGP's gains, "+4.2 on SQA"; "How much faster in wall-clock time is the Token Hypothesis?" with its

@@ -655,9 +655,22 @@ def test_a_setting_whose_name_the_abstract_never_writes_is_not_stated(seed_assis
 
 
 @pytest.mark.parametrize("question", [
+    "How long does the tensor-train counting pipeline take to run on the largest Sudoku?",
+    "How much faster are the tensor-train weighted model counting pipelines than exact compilation?",
+])
+def test_how_long_or_how_much_faster_of_an_abstract_writing_no_time_is_not_stated(seed_assistant, question) -> None:
+    """The Sudoku paper writes no word of time or speed: its "many orders-of-magnitude more accurate" had answered
+    both (probe72 pm039, probe69 pj039)."""
+    answer = seed_assistant.answer(question)
+    assert answer.refused and "how long it takes" in answer.text.split("\n")[0], answer.text
+
+
+@pytest.mark.parametrize("question", [
     "What accuracy rate does DeltaDirect reach on the synthetic benchmark?",  # (the abstract writes "accuracy")
     "What model size does DGP build on?",  # (the size of what a paper builds: "LLaVA-1.5-7B and 13B")
     "How much memory overhead does the Token Hypothesis remove?",  # (it writes "memory")
+    # (how long the fine-tuning is, not how long it takes: "fewer than 300 steps")
+    "In the audio-visual LLM paper that overlays active-speaker boxes, how long is the lightweight fine-tuning?",
 ])
 def test_a_setting_the_abstract_names_is_never_reported_missing(seed_assistant, question) -> None:
     answer = seed_assistant.answer(question)
