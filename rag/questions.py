@@ -1664,9 +1664,14 @@ def superlative(question: str) -> str:
 
 
 # "How does RISE estimate how much blame each role deserves?": an amount a verb of estimating takes asks how it is
-# estimated, not for a figure (the answer had said the abstract "gives no figure" while quoting the method)
-_ESTIMATED_AMOUNT = re.compile(r"\b(?:estimat|measur|determin|decid|quantif|comput|calculat|assess|judg|gaug|infer"
-                               r"|predict|choos|chose|control|learn)\w*\s+how\s+(?:much|many)\b", re.IGNORECASE)
+# estimated, not for a figure (the answer had said the abstract "gives no figure" while quoting the method); so does
+# one a choice is based on or looks at, with the amounts joined to it up to the clause's end ("fusing patches based
+# on how much each region is still changing and how much fine edge detail it carries": the DaTMe abstract had been
+# said to give "no figure for this", probe75 pq017, probe76 pr017)
+_ESTIMATED_AMOUNT = re.compile(r"\b(?:(?:estimat|measur|determin|decid|quantif|comput|calculat|assess|judg|gaug|infer"
+                               r"|predict|choos|chose|control|learn|track|monitor|check|weigh|observ|look)\w*"
+                               r"(?:\s+at)?|(?:based|depending|conditioned|relying)\s+on)\s+how\s+(?:much|many)\b"
+                               r"[^,;:.?!]*", re.IGNORECASE)
 
 
 def expected_answer(question: str) -> Expects:

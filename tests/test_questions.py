@@ -949,6 +949,10 @@ def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
     ("How does the forecaster estimate how much rain each gauge misses?", "any"),
     ("How does GlowNet decide how many corals to count per frame?", "any"),
     ("How much rain does each gauge miss?", "figure"),
+    # ... and so does one a choice is based on or looks at, with the amounts joined to it
+    ("Which method merges tokens based on how much each region changes and how much fine detail it carries?", "any"),
+    ("Which paper keeps the patches by looking how much they still change between steps?", "any"),
+    ("Which method merges tokens by how much they change, and how much faster is it?", "figure"),
     ("Which of GlowNet and TideFormer is better?", "any"),  # comparison, not a superlative
 ])
 def test_expected_answer(question, expects) -> None:
