@@ -70,6 +70,7 @@ from .questions import (
     beaten_unnamed,
     clauses,
     compared_against,
+    counted_nouns,
     defined_term,
     narrow_carried,
     previous_question,
@@ -716,8 +717,9 @@ class Gatherer:
             return None
         best = gathered.evidence[0].score
         candidates = gathered.extra + [e for e in gathered.evidence if e.score >= EXPECTED_WITHIN * best]
-        holding = [e for e in candidates if has_expected(plan.expects, plan.count, plan.count_noun,
-                                                                    _without(e.sentence.text, plan.question))]
+        nouns = counted_nouns(plan.question) or [plan.count_noun]  # (each "how many" of the question)
+        holding = [e for e in candidates if any(has_expected(plan.expects, plan.count, noun, text) for noun in nouns
+                                                 for text in [_without(e.sentence.text, plan.question)])]
         if not holding and plan.expects == "figure" and plan.count_noun:
             holding = self._counting_alike(plan, candidates)
         if not holding and plan.expects == "enumeration":  # the items may come a sentence each ("yields gauge

@@ -1749,6 +1749,14 @@ def counted_noun(question: str) -> str:
     return _noun_phrase(match.group(1).split(), plural=True) if match else ""
 
 
+def counted_nouns(question: str) -> list[str]:
+    """Everything a question counts, each "how many" its own: "How many birds are in V33DA, and how many audio
+    channels and camera views?" -> birds, audio channels. A sentence counting any of them answers: the V33DA
+    abstract had been said to give "no figure" while quoting its "5-channel audio with three camera views"."""
+    nouns = (_noun_phrase(match.group(1).split(), plural=True) for match in _HOW_MANY.finditer(question))
+    return [noun for noun in nouns if noun]
+
+
 def _noun_phrase(tokens: Sequence[str], plural: bool = False) -> str:
     """Words up to the first stopword or form word, without a trailing name ("regimes V33DA uses" -> "regimes").
 

@@ -633,3 +633,11 @@ def test_a_count_of_the_asked_thing_in_other_words_answers_a_number_question(see
     # a compound counts its last part: "GPU-hours" are hours, and "33GB" of GPU memory counts none
     hours = seed_assistant.answer("How many GPU-hours did the Token Hypothesis paper use?")
     assert hours.refused and "gives no figure" in hours.text, hours.text
+
+
+def test_a_count_of_any_thing_asked_answers_a_question_counting_several(seed_assistant) -> None:
+    """ "How many birds are in V33DA, and how many audio channels and camera views?": the abstract counts the
+    channels and views ("5-channel audio with three camera views"), and had been said to give no figure."""
+    answer = seed_assistant.answer("How many birds are in V33DA, and how many audio channels and camera views "
+                                   "does it record?")
+    assert not answer.refused and "three camera views" in answer.text, answer.text
