@@ -318,6 +318,10 @@ _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|an
                            rf"|\b(?:any|a|some)\s+{_PAPER_NOUN}\b"
                            # opening the question: "Submissions where multimodal LLMs are studied?"
                            rf"|^\W*{_SET_NOUN}(?=\s+(?:where|that|which|on|about|with)\b)"
+                           # or all of a set a clause restricts: "I need all papers which release a new benchmark"
+                           # (it had been read as asking for the collection's overview)
+                           rf"|\b(?:all|every)\s+(?:(?:of\s+)?the\s+)?(?:{_SET_NOUN}|{_PAPER_NOUN})"
+                           rf"(?=\s+(?:where|that|which|whose|with)\b)"
                            # or all of it, typed as a noun phrase: "medical papers", "any rl papers?" (it had been
                            # taken for an overview request)
                            rf"|^\W*(?:any\s+)?(?!(?:the|these|those|all|some|other|my|our)\b)(?:[\w/&+.-]+\s+){{1,4}}"

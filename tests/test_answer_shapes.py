@@ -987,6 +987,13 @@ def test_papers_asked_for_by_a_bare_noun_phrase_are_listed(seed_assistant, quest
     assert seed_assistant.answer("the papers").kind == "overview"  # (no topic: the collection)
 
 
+def test_all_papers_a_clause_restricts_are_listed_not_the_overview(seed_assistant) -> None:
+    """ "I need all papers which release a new benchmark or dataset" had been the overview of all 19 papers ("all
+    papers" reads like asking about the collection): the clause says which."""
+    answer = seed_assistant.answer("I need all papers which release a new benchmark or dataset.")
+    assert answer.kind == "list" and 2 <= len(set(cited_ids(answer))) <= 6, answer.text
+
+
 def test_a_question_asking_for_one_paper_is_never_the_collection_overview(seed_assistant) -> None:
     """ "Which paper has the strongest theoretical results?" was the overview of all 19 papers: its words are
     close to no sentence, which marks a request for an overview, but it asks for a paper."""
