@@ -240,7 +240,10 @@ _DESCRIBED = re.compile(
     rf"|(?i:\bthe\s+(?:(?!the\b)[\w-]+\s+)??(?:paper|work|study|one|{_PART_NOUNS})"
     r"\s+(?:on|about|of|for|that\s+\w+|which\s+\w+)\s+"
     # "the paper questioning random crops", "the method wiring every layer": a participle describes too
-    rf"|\bthe\s+(?:paper|work|study|one|method|approach|framework){_PARTICIPLE})"
+    rf"|\bthe\s+(?:paper|work|study|one|method|approach|framework){_PARTICIPLE}"
+    # and "the one where" a second paper compared is: "The zebra finch paper and the one where video LLMs can't tell
+    # left from right" (one paper sought, "looking for the one where ...", is found from the whole question)
+    r"|(?:(?<=\band\s)|(?<=\bvs\s)|(?<=\bversus\s)|(?<=,\s))the\s+one\s+where\s+)"
     rf"{_DESCRIBED_AFTER}"
     # "the zebra finch calling dataset": a dataset described by two words or more ("the training dataset" is
     # a part of a paper)
@@ -617,7 +620,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     ``papers`` may come as the corpus's ``NameIndex``, built once (a large corpus needs it).
     """
     names = NameIndex.of(papers)
-    question = names.recased(question)
+    question = names.as_papers(names.recased(question))
     set_cue = bool(_SET_VALUED.search(question))  # papers asked for, with or without "which" (see below)
     linked = _linked(question, names, coined_only=set_cue, by_acronym=True)
     unnamed = _COLLECTION.sub(lambda m: " " * len(m.group(0)), question)  # "this collection" points at nothing said
@@ -1366,6 +1369,8 @@ class NameIndex:
                                  if "://" in paper.text else lower)  # (prose: "www.dgp.toronto.edu" writes no "dgp")
         self._cased = self._casings(whole_words, written_lower) if whole_words else {}
         self._spaced = [low for low in self._cased if " " in low]  # labels of several words, recased first
+        self._posters_are_papers = not (written_lower["poster"] or written_lower["posters"]
+                                        or "Poster" in self._postings or "Posters" in self._postings)
 
     def _casings(self, whole_words: frozenset[str], written_lower: Counter[str]) -> dict[str, str]:
         """How the corpus writes each name that may be typed in lower case: the reviewer's "cochi vs dgp" had
@@ -1382,6 +1387,14 @@ class NameIndex:
         return {low: name for low, name in found.items() if low != name and re.search(r"[A-Z]", name)
                 and low not in whole_words
                 and written_lower[low] <= LOWER_CASE_SHARE * len(self._postings.get(name, ()))}
+
+    def as_papers(self, text: str) -> str:
+        """The text with a conference's "poster" written "paper", unless an abstract writes the word (then it may be
+        what a paper is about, as in poster generation): "The liquid-biopsy poster and the one about tabular
+        foundation models" had compared one paper, "poster" being no word that points at a paper (probe78)."""
+        if not self._posters_are_papers:
+            return text
+        return _POSTER.sub(lambda m: f"{m.group(1)}aper{m.group(2)}", text)
 
     def recased(self, text: str) -> str:
         """The text with the corpus's names typed in lower case written as the corpus writes them ("cochi vs
@@ -1417,6 +1430,7 @@ class NameIndex:
 
 
 _RUN = re.compile(r"\w+")
+_POSTER = re.compile(r"\b([Pp])oster(s?)\b")
 _LOWER_TOKEN = re.compile(r"(?<![\w&+-])[a-z0-9][a-z0-9&+-]*(?![\w&+-])")  # a token typed all in lower case
 _INDEXED_RUN = re.compile(r"[A-Z0-9]")
 

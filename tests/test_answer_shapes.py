@@ -179,6 +179,18 @@ def test_a_described_paper_is_not_found_by_a_generic_word_alone(seed_assistant) 
     assert set(cited_ids(answer)) == {"p08", "p10"}, answer.text
 
 
+@pytest.mark.parametrize("question", [
+    "The liquid-biopsy poster about organ disease and the one about tabular models across ancestry: how does each "
+    "validate?",
+    "The zebra finch benchmark paper and the one where video LLMs confuse which way things move: what does each find?",
+])
+def test_the_one_where_and_a_poster_describe_the_second_paper_compared(seed_assistant, question) -> None:
+    """ "The liquid-biopsy poster ... and the one about ..." and "... and the one where video LLMs ..." had quoted
+    one paper: "poster" pointed at none, and "the one where" described none (probe78)."""
+    answer = seed_assistant.answer(question)
+    assert answer.kind == "compare" and len(set(cited_ids(answer))) == 2, answer.text
+
+
 def test_a_bare_comparison_has_no_lead(seed_assistant) -> None:
     answer = seed_assistant.answer("Compare DaTMe and DGP.")
     assert answer.text.startswith("| Paper |"), answer.text[:200]
