@@ -70,7 +70,8 @@ def seed_id(papers: list[Paper], label: str) -> str:
 def test_a_poster_is_a_paper_unless_an_abstract_writes_the_word(seeds) -> None:
     """At a conference "the liquid-biopsy poster" is a paper; where an abstract writes "poster" (poster generation)
     the word may be what is asked about, and stays."""
-    assert NameIndex(seeds).as_papers("The cfDNA poster vs the Posters on LLMs") == "The cfDNA paper vs the Papers on LLMs"
+    typed = NameIndex(seeds).as_papers("The cfDNA poster vs the Posters on LLMs")
+    assert typed == "The cfDNA paper vs the Papers on LLMs"
     posters = make_paper("We generate academic posters from papers with a layout model.", id="x1")
     assert NameIndex([*seeds, posters]).as_papers("Which papers generate posters?") == "Which papers generate posters?"
 
