@@ -63,6 +63,7 @@ from .questions import (
     TIME_WORDS,
     Kind,
     QuestionPlan,
+    asked_measures,
     asked_part,
     asked_quantities,
     asks_duration,
@@ -695,6 +696,8 @@ class Gatherer:
         # been answered by CoCHI's "consistent improvements in calibration metrics")
         missing += [t for t in beaten_unnamed(plan.question) if t.lower() not in have
                     and len(self.scorer.absent_terms(t.split(), papers)) == len(t.split())]
+        missing += [t for t in asked_measures(plan.question) if t.lower() not in have  # ("What F1 does X reach?")
+                    and self.scorer.absent_terms([t], papers)]
         # (a setting asked the value of, whose name's last word no relevant abstract writes: "What batch size did RISE
         # use?" had been answered by RISE's "up to 11.1% relative F1"; a written one ("accuracy" of "accuracy rate")
         # may come with its figure)

@@ -1909,6 +1909,22 @@ def asked_quantities(question: str) -> list[str]:
             if _ASKS_QUANTITY.search(question[:m.start()]) and not _BUILT_THING.search(m.group(1))]
 
 
+def asked_measures(question: str) -> list[str]:
+    """The evaluation measures a question asks the value of: "What accuracy or F1 does IndRM achieve ...?" ->
+    ["accuracy", "F1"]. An abstract that never writes one has no value of it: IndRM's, which states no result, had
+    answered with its identifiability theorem, and the cfDNA one, asked its "sensitivity and specificity", with
+    "exceeds ... clinical tests" (probe75 pq037, probe79 pu039)."""
+    return [found for match in _MEASURE_ASKED.finditer(question)
+            for found in re.findall(_MEASURE, match.group(1), re.IGNORECASE)]
+
+
+# Names of evaluation measures (a lexicon of the field's metrics, not of any question)
+_MEASURE = (r"\b(?:accuracy|accuracies|precision|recall|F1|F-score|AUC|AUROC|AUPRC|sensitivity|specificity|BLEU"
+            r"|ROUGE|perplexity|mAP|IoU|Dice|error\s+rate|exact\s+match)\b")
+_MEASURE_ASKED = re.compile(rf"\b(?:what|which)\s+((?:{_MEASURE})(?:\s*(?:,|/|\band\b|\bor\b)\s*(?:{_MEASURE}))*)"
+                            r"\s+(?:scores?\s+|values?\s+)?(?:does|do|did|is|was|can|could|would)\b", re.IGNORECASE)
+
+
 def asks_duration(question: str) -> bool:
     """Whether the question asks how long something takes or how much faster it is: "How long does the pipeline
     take to run on the largest Sudoku?", "How much faster are the pipelines than exact compilation?". An abstract

@@ -658,6 +658,8 @@ def test_what_most_resources_are_for_is_no_topic(seed_assistant) -> None:
     ("What dropout rate and LoRA rank does CoCHI need?", "dropout rate"),
     # (DGP's abstract states its gains, "+4.2 on SQA", never what its connections cost)
     ("How much inference latency do DGP's all-to-all connections add?", "inference latency"),
+    # and a measure: IndRM's abstract states no result at all (probe79 pu039)
+    ("What F1 does IndRM reach in recovering parent sets?", "F1"),
 ])
 def test_a_setting_whose_name_the_abstract_never_writes_is_not_stated(seed_assistant, question, setting) -> None:
     """A batch size is a figure of its own: the answer had quoted whatever figures the abstract states (RISE's
@@ -679,6 +681,7 @@ def test_how_long_or_how_much_faster_of_an_abstract_writing_no_time_is_not_state
 
 @pytest.mark.parametrize("question", [
     "What accuracy rate does DeltaDirect reach on the synthetic benchmark?",  # (the abstract writes "accuracy")
+    "What accuracy does DeltaDirect reach on the synthetic benchmark?",  # (a measure it writes)
     "What model size does DGP build on?",  # (the size of what a paper builds: "LLaVA-1.5-7B and 13B")
     "How much memory overhead does the Token Hypothesis remove?",  # (it writes "memory")
     # (how long the fine-tuning is, not how long it takes: "fewer than 300 steps")

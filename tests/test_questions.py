@@ -26,6 +26,7 @@ from rag.questions import (
     MAX_NAME_PAPERS,
     NameIndex,
     alternatives,
+    asked_measures,
     asked_part,
     asked_quantities,
     beaten_unnamed,
@@ -741,6 +742,16 @@ def test_link_names_on_the_seed_corpus(seeds) -> None:
 ])
 def test_asked_quantities_are_the_settings_a_wh_word_asks_the_value_of(question: str, settings: list[str]) -> None:
     assert asked_quantities(question) == settings
+
+
+@pytest.mark.parametrize(("question", "measures"), [
+    ("What accuracy or F1 does GlowNet reach on dusk video?", ["accuracy", "F1"]),
+    ("What sensitivity and specificity did the screening model achieve?", ["sensitivity", "specificity"]),
+    ("Which accuracy metric does GlowNet report?", []),  # a metric's name asked, not its value
+    ("How accurate is GlowNet?", []),
+])
+def test_asked_measures_are_the_metrics_a_wh_word_asks_the_value_of(question: str, measures: list[str]) -> None:
+    assert asked_measures(question) == measures
 
 
 # --------------------------------------------------------------------------- described papers
