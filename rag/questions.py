@@ -127,7 +127,12 @@ _ASKS_FIGURES = re.compile(r"\b(?:actual|concrete|exact|hard|specific|precise)\s
 _ASKS_MODELS_NAMED = re.compile(r"\bnam(?:e|es|ing)\s+(?:(?:the|which|their|its|what)\s+)?"
                                 r"(?:(?:specific|exact|particular|actual|concrete|existing|pretrained|pre-trained|base"
                                 r"|off-the-shelf|underlying)\s+)*"
-                                r"(?:[\w-]+\s+(?:or\s+)?){0,3}?(?:models?|backbones?|checkpoints?|LLMs?|MLLMs?)\b",
+                                r"(?:[\w-]+\s+(?:or\s+)?){0,3}?(?:models?|backbones?|checkpoints?|LLMs?|MLLMs?)\b"
+                                # or said passive: "Any abstracts where the specific pretrained models tested are
+                                # actually named?" (probe75 pq008)
+                                r"|\b(?:specific|exact|particular|actual|concrete|pretrained|pre-trained|base)\s+"
+                                r"(?:[\w-]+\s+){0,2}?(?:models?|backbones?|checkpoints?|LLMs?|MLLMs?)\s+"
+                                r"(?:[\w-]+\s+){0,3}?(?:are|is|were|was|get|gets|being)\s+(?:\w+\s+)?named\b",
                                 re.IGNORECASE)
 # What the asker needs an answer for, "For a rebuttal I need the exact numbers: ...", "For my slides I want ...":
 # no abstract need write "rebuttal" (RISE's had been said not to mention it, while quoting the numbers asked for).

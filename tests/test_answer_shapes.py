@@ -444,6 +444,7 @@ def test_a_negation_within_a_described_set_leaves_the_set_members_without_it(see
 @pytest.mark.parametrize("question", [
     "Which abstracts actually name the pretrained models or backbones the experiments use?",
     "I need all papers that actually name the specific pretrained models they run their experiments on.",
+    "Any abstracts where the base models evaluated are named?",  # said passive (probe75 pq008)
 ])
 def test_papers_naming_the_models_they_use_are_those_whose_abstracts_write_a_model_name(seed_assistant,
                                                                                        question) -> None:
