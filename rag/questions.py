@@ -1999,7 +1999,8 @@ _AGAINST_PHRASE = (r"((?:(?!(?:in|on|for|at|across|under|when|by|regarding|and|o
 # (or tested against: "Which datasets is IndRM benchmarked against PC, GES ... on?" had been answered from IndRM's
 # abstract, which names neither)
 _AGAINST = re.compile(r"\b(?:(?:compare[sd]?|comparing|fares?|stacks?\s+up)\s+(?:\w+\s+){0,2}?(?:with|to|against)"
-                      r"|(?:benchmark(?:s|ed|ing)?|evaluated|tested|measured|pitted|validated)\s+against)\s+"
+                      r"|(?:benchmark(?:s|ed|ing)?|evaluated|tested|measured|pitted|validated|do|does|did|perform(?:s|ed)?)"
+                      r"\s+against)\s+"  # ("How does IndRM do against PC or GES?", probe75 pq039)
                       + _AGAINST_PHRASE, re.IGNORECASE)
 # "Does IndRM beat the PC algorithm?": a method beaten, when named ("peer learning beats learning alone" describes
 # a finding in other words, and its absent words are no missing method).

@@ -1172,6 +1172,7 @@ def test_a_name_an_abstract_only_uses_is_a_criterion_of_a_question_asking_for_pa
     ("GlowNet vs YOLO / SSD / DETR on dusk video - how does it do?", ["YOLO", "SSD", "DETR"]),
     # tested against (probe73 pn039 had been answered from an abstract naming neither), not tested with
     ("On which datasets is GlowNet benchmarked against YOLO?", ["YOLO"]),
+    ("How does GlowNet do against YOLO at dusk?", ["YOLO"]),  # (probe75 pq039)
     ("Was GlowNet tested with drone video?", []),
 ])
 def test_what_a_question_compares_a_paper_with(question, against) -> None:
