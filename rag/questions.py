@@ -193,7 +193,14 @@ _ALTERNATIVE = re.compile(r",?\s+(?:or|including|incl\.?|(?<!\bnot\s)counting|su
 # criterion into "code" and "made available")
 # (not between two predicates, "code is available or will be released": two alternatives)
 _AUXILIARY_OR = re.compile(r"\b(is|are|was|were)\s+\(?\s*or\s+(?:will|would|may|might|could|can|should|shall)"
-                           r"\s+be\b\s*\)?", re.IGNORECASE)
+                           r"\s+be\b\s*\)?"
+                           # nor between a verb and its negation: "what can or cannot be determined from data" (its
+                           # last "or" had ended the list "proofs, bounds, or statements ...", probe77 ps009)
+                           r"|\b(can|could|do|does|did|is|are|was|were|will|would|should|has|have)\s+or\s+"
+                           r"(?:\2\s*not|\2n['\u2019]?t|won['\u2019]?t|can['\u2019]?t)\b", re.IGNORECASE)
+# An optional prefix in parentheses, "(non-)identifiability": the word it qualifies (the parenthesis had split
+# "a proof, a bound, or an (non-)identifiability theorem" there, probe79 pu009)
+_OPTIONAL_PREFIX = re.compile(r"\(\s*[A-Za-z]+-\s*\)(?=\w)")
 # A restatement: what follows says the same in other words ("training-free, i.e., can be bolted onto a model"), as
 # one dash may ("with zero training \u2014 you just bolt them onto a model").
 _RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+other\s+words),?\s+", re.IGNORECASE)
@@ -1159,7 +1166,7 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     the items only detail it ("look inside a model (heads, layers, hidden states) to find why it fails"): alone,
     "layers" listed papers that merely have layers (on the tuning sets F1 fell on four such lists).
     """
-    question = _AUXILIARY_OR.sub(r"\1 ", question)
+    question = _OPTIONAL_PREFIX.sub("", _AUXILIARY_OR.sub(lambda m: f"{m.group(1) or m.group(2)} ", question))
     if restated := _restated(question, _RESTATED.split(question, maxsplit=1), drop):
         return restated
     for match in _EXAMPLES.finditer(question):

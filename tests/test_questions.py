@@ -613,6 +613,11 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     # "or" between two tenses of one verb joins no alternatives; between two predicates it does
     ("reef maps that are (or will be) made public", ["reef maps made public"]),
     ("reef maps that are public or will be released", ["reef maps public", "released"]),
+    # nor between a verb and its negation: the list ends at the "or" after its commas (probe77 ps009)
+    ("reef results, such as counts, maps, or claims about what can or cannot be mapped",
+     ["reef results", "counts", "maps", "claims mapped"]),
+    # an optional prefix in parentheses qualifies its word (probe79 pu009)
+    ("a count, a map, or a (semi-)automatic survey", ["count", "map", "automatic survey"]),
     # an "or" after a preposition's short object joins two objects of it: the words before lead both ("domain
     # adaptation" alone had listed papers that are not self-supervised); a lead of generic words only frames
     ("self-supervised reef mapping for surveys or restoration",
