@@ -56,7 +56,10 @@ MAX_LABELS_NAMED = 4  # labels one question may name, as many as a comparison se
 LOWER_CASE_SHARE = 0.1
 
 # What a collection is a set of: its papers, or the methods they contribute ("Which methods ... are training-free?").
-_PAPER_NOUNS = r"(?:papers|works|studies|articles|abstracts|publications|submissions|preprints)"
+# ("works" and "studies" after one paper are its verb: "Which paper works out which team member to correct?" had
+# asked for several papers, and with none clearing a list's bar was refused, probe77 ps015, probe79 pu015)
+_ONE_BEFORE = r"(?<!\bpaper\s)(?<!\bstudy\s)(?<!\bwork\s)(?<!\bmethod\s)(?<!\bapproach\s)(?<!\bone\s)"
+_PAPER_NOUNS = rf"(?:papers|{_ONE_BEFORE}(?:works|studies)|articles|abstracts|publications|submissions|preprints)"
 _PAPER_NOUN = r"(?:paper|work|study|article|abstract|submission)"  # one of them: "each LLM paper"
 _SET_NOUN = rf"(?:{_PAPER_NOUNS}|ones|methods|approaches|techniques|frameworks)"
 _SET_VALUED = re.compile(
@@ -1073,7 +1076,7 @@ def quoted_phrases(question: str) -> list[str]:
 
 # ("I need every abstract that is purely theoretical": "every" with a singular noun asks for all of them too; it
 # had listed the papers resembling "theoretical" instead of those reporting no experiment, probe61 pb106)
-_SEVERAL = re.compile(rf"\b(?:papers|works|studies|abstracts|articles|submissions|ones|how\s+many)\b"
+_SEVERAL = re.compile(rf"\b(?:{_PAPER_NOUNS}|ones|how\s+many)\b"
                       rf"|^\W*(?:list|name)\b|\bevery\s+{_PAPER_NOUN}\b", re.IGNORECASE)
 # A compound the papers are said to call themselves is theirs as written, like a quote: "ones the authors themselves
 # call training-free", "tricks the authors pitch as training-free" (read by its words beside "bolt onto a model",

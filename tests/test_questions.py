@@ -130,6 +130,15 @@ def test_questions_about_sets_of_papers_suggest_a_list(question) -> None:
     assert plan.set_valued and plan.kind == "list", plan
 
 
+@pytest.mark.parametrize("question", ["Which paper works out which gauge failed first?",
+                                      "Which paper studies coral reefs?", "Which method works best on reefs?"])
+def test_works_and_studies_after_one_paper_are_its_verb(question) -> None:
+    """ "Which paper works out which team member to correct?" had asked for several papers, and with none clearing
+    a list's bar was refused (probe77 ps015, probe79 pu015): one paper is sought, the evidence deciding."""
+    plan = plan_question(question, [])
+    assert plan.kind == "fact" and not plan.set_valued and not plan.asks_several and plan.seeks_papers, plan
+
+
 @pytest.mark.parametrize("question", [
     "Which paper proposes a benchmark of failed agent runs?",
     "What paper introduces drifting sensor capsules?",
