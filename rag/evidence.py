@@ -964,7 +964,10 @@ _FIGURE = re.compile(r"(?<![A-Za-z.\d])\d(?![dD]\b)|\$[^$]*(?:\\sqrt|\\frac|\\[l
                      re.IGNORECASE)
 _WINNER = re.compile(r"\b(?:best|worst|outperform\w*|highest|lowest|strongest|weakest|exceed\w*|surpass\w*|"
                      r"better|worse|largest|smallest|biggest|greatest|longest|shortest|leading|top-performing"
-                     r"|state[- ]of[- ]the[- ]art)\b",
+                     r"|state[- ]of[- ]the[- ]art"
+                     # (where a measure is greatest: "Diagnostic accessibility peaks at the deep encoder (D2)" answers
+                     # "where was the signal strongest?", said not to be stated, probe78 pt031)
+                     r"|peaks?|peaked|peaking|maximal|maximum)\b",
                      re.IGNORECASE)
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
 _LIST_OPENER = re.compile(r"[:(]|\b(?:namely|including|such as|e\.g\.|i\.e\.)", re.IGNORECASE)

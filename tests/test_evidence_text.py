@@ -313,6 +313,16 @@ def test_a_figure_is_a_number_of_its_own_not_a_digit_inside_a_name(sentence: str
     assert has_expected("figure", None, "", sentence) is figure
 
 
+@pytest.mark.parametrize(("sentence", "winner"), [
+    ("GlowNet counts best at dusk.", True),
+    # where a measure peaks is where it is greatest (probe78 pt031 had been "does not say which one is the strongest")
+    ("Diagnostic accessibility peaks at the deep encoder (D2) across all conditions.", True),
+    ("Accuracy is reported on three reefs.", False),
+])
+def test_a_winner_is_said_by_a_superlative_or_a_peak(sentence: str, winner: bool) -> None:
+    assert has_expected("winner", None, "", sentence) is winner
+
+
 @pytest.mark.parametrize(("sentence", "noun", "listed"), [
     # the asked word, then the items: "the three criteria guiding its probe bank" had been said not to be named
     ("It uses an offline probe bank guided by anatomy-awareness, informativeness, and diversity.", "criteria guiding",
