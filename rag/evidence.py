@@ -887,7 +887,7 @@ def specific_terms(question: str, terms: Sequence[str], acronyms: Acronyms, know
     bars = _thresholds(question)
     out = []
     for term in terms:
-        if term.lower() in OWN_LIMITS and not _PRIOR_WORK.search(question) or term.lower() in RELEASED_THINGS:
+        if term.lower() in OWN_LIMITS and not _PRIOR_WORK.search(question) or term.lower() in _SELDOM_WRITTEN:
             out.append(term)  # "What are its limitations?", "Does DaTMe release code?": fields abstracts seldom fill
         elif "-" in term.strip("-") and not specific_terms(question, term.split("-"), acronyms, known):
             continue  # "GNN-style": specific only through a part that is
@@ -922,6 +922,10 @@ OWN_LIMITS = frozenset(["limitation", "limitations", "weakness", "weaknesses", "
 # Nor do most abstracts say where their code is: asked for and absent, it is "not stated" (an unrelated sentence of
 # DaTMe had been quoted for "Does DaTMe release code?").
 RELEASED_THINGS = frozenset(["code", "github", "repository", "repo", "open-source", "opensource"])
+# Nor which checks of their own design they ran: an ablation asked about and unwritten is "not stated" ("Did the DGP
+# paper ablate the dynamic gating?" had quoted DGP's gains, probe75 pq035); a reviewer's standing question.
+_CHECKS_RUN = frozenset(["ablation", "ablations", "ablate", "ablated", "ablating", "hyperparameter", "hyperparameters"])
+_SELDOM_WRITTEN = RELEASED_THINGS | _CHECKS_RUN
 
 
 def _shipping(entry: Banked, released: set[str]) -> Sentence | None:

@@ -669,6 +669,15 @@ def test_a_setting_whose_name_the_abstract_never_writes_is_not_stated(seed_assis
     assert answer.refused and f'"{setting}"' in answer.text.split("\n")[0], answer.text
 
 
+def test_an_ablation_asked_about_and_never_written_is_not_stated(seed_assistant) -> None:
+    """ "Did the DGP paper ablate the dynamic gating?" had quoted DGP's gains (probe75 pq035): like code, an ablation
+    is a field abstracts seldom fill. One the abstract writes is quoted."""
+    answer = seed_assistant.answer("Did the DGP paper ablate its dynamic gating against fixed layer weights?")
+    assert answer.refused and '"ablate"' in answer.text.split("\n")[0], answer.text
+    written = seed_assistant.answer("Which ablation in the compositional stress paper moves semantics?")
+    assert not written.refused and "ablation" in written.text, written.text
+
+
 @pytest.mark.parametrize("question", [
     "How long does the tensor-train counting pipeline take to run on the largest Sudoku?",
     "How much faster are the tensor-train weighted model counting pipelines than exact compilation?",
