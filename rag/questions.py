@@ -426,8 +426,12 @@ _ONE_AND_ANOTHER = re.compile(
     r"(?:that\s+|which\s+|on\s+|about\s+)?|(?:that|which)\s+)|(?:^|[:;,]\s*)one\s+)"
     # (the halves may be two clauses: "One paper picks which answer pairs to rate; another picks which chunks")
     r"([^;:?.]+?)[,;]?\s+(?:and\s+|while\s+|whereas\s+|but\s+)?"
-    r"(?:another|the\s+other|a\s+second)(?:\s+(?:one|paper|work|study|abstract|article))?\s+"
-    r"(?:that\s+|which\s+|on\s+|about\s+)?([^;:?.]+)",
+    # (or "one about X and one about Y", probe77 ps027)
+    r"(?:another|the\s+other|a\s+second|(?<=\band\s)one(?=\s+(?:that|which|on|about)\b))"
+    r"(?:\s+(?:one|paper|work|study|abstract|article))?\s+"
+    # (up to a question asked of both: "..., one about speed and one about failures, which generators does each
+    # test?")
+    r"(?:that\s+|which\s+|on\s+|about\s+)?([^;:?.]+?)(?=,\s*(?:which|what|how|why|where|when)\b|[;:?.]|$)",
     re.IGNORECASE,
 )
 # "Compare/contrast A with B" and "How do A and B differ": the two sides, each up to its clause's end.

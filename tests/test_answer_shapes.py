@@ -269,6 +269,15 @@ def test_papers_described_in_two_clauses_are_compared(seed_assistant) -> None:
     assert_comparison_table(seed_assistant, answer, ["p13", "p14"])
 
 
+def test_one_about_x_and_one_about_y_are_two_papers_of_the_set_named(seed_assistant) -> None:
+    """ "Of the two papers on diffusion-based image generators, one about speed and one about failures on unusual
+    descriptions, ...": the halves describe two papers, each of that set and not the same one twice (the failure
+    half had found the speed paper again, and the comparison took the motion paper instead, probe77 ps027)."""
+    answer = seed_assistant.answer("Of the two papers on diffusion-based image generators, one about speed and one "
+                                   "about failures on unusual descriptions, which generators does each test?")
+    assert_comparison_table(seed_assistant, answer, ["p12", "p15"])
+
+
 def test_both_sides_of_both_and_are_compared_when_the_paper_noun_opens_the_second(seed_assistant) -> None:
     """ "Both the songbird-calls dataset and the paper on video AIs ...": the first side had been lost, and the
     answer quoted the video paper alone (probe70 pk026)."""

@@ -33,9 +33,10 @@ from rag.chunking import Sentence
 from rag.citations import SUPPORT_THRESHOLD, answer_sentences, score_support
 from rag.corpus import make_paper
 from rag.extractive import IN_RESULT
-from rag.gather import _with_paper_prior
+from rag.gather import _described_papers, _with_paper_prior
 from rag.generation import Message
 from rag.questions import plan_question
+from rag.retrieval import Scored
 from rag.types import Evidence, Source
 
 MINI_CORPUS = Path(__file__).resolve().parent / "data" / "mini_corpus.jsonl"
@@ -641,3 +642,18 @@ def test_a_count_of_any_thing_asked_answers_a_question_counting_several(seed_ass
     answer = seed_assistant.answer("How many birds are in V33DA, and how many audio channels and camera views "
                                    "does it record?")
     assert not answer.refused and "three camera views" in answer.text, answer.text
+
+
+def _ranked(*pairs: tuple[str, float]) -> list[Scored]:
+    return [Scored(pid, score, score, 0.0) for pid, score in pairs]
+
+
+def test_counted_descriptions_take_the_pairing_that_matches_best_overall() -> None:
+    """Scores as retrieval gave them for probe23 f023: "the who's-talking-in-a-video one" ranks the motion paper
+    first by a hair, and "the which-way-is-it-moving one" needs it; the surest pair first would give the second
+    description the diffusion paper. Uncounted, two descriptions of one paper stay one."""
+    by_description = {"talking": _ranked(("p11", 1.36), ("p08", 1.29), ("p18", 0.66)),
+                      "moving": _ranked(("p11", 1.26), ("p15", 1.06), ("p01", 0.22))}
+    assert _described_papers(by_description, True, []) == ["p08", "p11"]
+    assert _described_papers(by_description, False, []) == ["p11", "p11"]
+    assert _described_papers(by_description, True, ["p11"]) == ["p08", "p15"]  # (a paper already named is taken)
