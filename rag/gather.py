@@ -61,6 +61,7 @@ from .evidence import (
 from .filters import Filters
 from .lexical import FORM_WORDS, NON_TOPICAL, stem
 from .questions import (
+    TIME_STEMS,
     TIME_WORDS,
     Kind,
     QuestionPlan,
@@ -709,7 +710,7 @@ class Gatherer:
         # (how long it takes, or how much faster, of an abstract writing no word of time or speed; once: not beside
         # a missing "wall-clock time")
         if asks_duration(plan.question) and len(self.scorer.absent_terms(TIME_WORDS, papers)) == len(TIME_WORDS) \
-                and not any(stem(w) in _TIME_STEMS for t in missing for w in words(t)):
+                and not any(stem(w) in TIME_STEMS for t in missing for w in words(t)):
             missing.append(DURATION)
         within = {w.lower() for t in missing for w in words(t)}  # "Dense Connector", not also "Dense", "Connector"
         named = (named_phrase(t, plan.question) for t in absent if t.lower() not in within)  # "Stable Diffusion"
@@ -1187,7 +1188,6 @@ OVERVIEW_ROLES: tuple[Role, ...] = ("result", "data", "problem", "method")
 
 
 _NON_PREFIXED = re.compile(r"non-\w", re.IGNORECASE)
-_TIME_STEMS = frozenset(stem(w) for w in TIME_WORDS)
 
 
 def _whole_read(plan: QuestionPlan) -> QuestionPlan:

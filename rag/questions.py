@@ -1958,6 +1958,7 @@ _DURATION = re.compile(r"\bhow\s+long\s+(?:does|did|do|would|will|can)\b[^?.;]*?
 # The words an abstract states a time or a speed with (their stems match other forms: "faster", "speeds", "hours")
 TIME_WORDS = ("time", "runtime", "second", "minute", "hour", "day", "fast", "faster", "speed", "speedup", "quick",
               "latency", "wall-clock", "throughput", "accelerate", "slow")
+TIME_STEMS = frozenset(stem(w) for w in TIME_WORDS)  # (a missing term already of time: not said twice)
 
 
 # A setting's name: one or two words before a quantity noun ("batch size", "LoRA rank", "audio sampling rate")
