@@ -655,7 +655,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     # a set-aside clause sets papers aside; read as a negation, the list had been one paper's answer (probe29 a028)
     seeks_cue = bool(_SEEKS_PAPERS.search(question))
     asks_set = set_cue or seeks_cue and not linked
-    set_aside, question_kept = _set_aside(question_kept) if asks_set else ("", question_kept)
+    set_aside, question_kept = _set_aside(question_kept, set_cue) if asks_set else ("", question_kept)
     question_kept = _method_free(_NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(_hyphened_free, question_kept)))
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
     # so an answer can say no abstract mentions it.
@@ -930,11 +930,13 @@ _DOES_NOT_COUNT = re.compile(r"(?P<what>.+?)\s+(?:on\s+(?:its|their)\s+own\s+|al
                              r"\s+count\W*$", re.IGNORECASE)
 
 
-def _set_aside(question: str) -> tuple[str, str]:
+def _set_aside(question: str, plural: bool) -> tuple[str, str]:
     """The papers a question sets aside by description ("Other than the ones built around language models, which
     papers are about pictures?" -> "language models"), and the question without that clause: it had negated the
-    whole question, and the list was every paper not about language models or pictures."""
-    match = _SET_ASIDE_CLAUSE.search(question)
+    whole question, and the list was every paper not about language models or pictures. "but not ..." sets papers
+    aside only when papers are asked for in the plural: describing one ("blood tests that work for tumors but not
+    for organ scarring. Which paper?") it contrasts."""
+    match = _SET_ASIDE_CLAUSE.search(question) or (_BUT_NOT.search(question) if plural else None)
     if not match:
         return "", question
     kept = _blanked(question, match.start(), match.end())
@@ -958,6 +960,10 @@ _SET_ASIDE_CLAUSE = re.compile(rf"(?:^|[,;]|(?<=[.?!\u2013\u2014]))\s*{_ASIDE}\s
                                r"(?:ones?|papers?|works?|studies|abstracts)?\s*(?:(?:that|which)\s+(?:are|is)\s+)?"
                                r"(?:built\s+)?(?:around|on|about|using|with)?\s*(?P<what>[^,;:?.!]+?)\s*(?:,|(?=[?.!]?\s*$))",
                                re.IGNORECASE)
+# ... or after "but not": "Which papers use medical or health data but not medical imaging?" (the whole had been one
+# criterion, and the imaging papers were listed, probe79 pu011)
+_BUT_NOT = re.compile(r",?\s+but\s+not\s+(?:(?:the\s+)?ones?\s+)?(?:(?:on|about|using|with)\s+)?"
+                      r"(?P<what>[^,;:?.!]+?)\s*(?=[,;:?.!]|$)", re.IGNORECASE)
 # ... just before a set's description: "not counting the ones on kelp"
 _SET_ASIDE_BEFORE = re.compile(rf"\b{_ASIDE}\s+$", re.IGNORECASE)
 # ... or by pointing back at a paper named before: "Apart from that one", "Besides it".

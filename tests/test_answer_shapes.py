@@ -1969,3 +1969,11 @@ def test_eval_asks_for_the_data_an_evaluation_ran_on(seed_assistant) -> None:
     evaluation whose datasets are asked for (probe64 pe032)."""
     answer = seed_assistant.answer("RISE eval datasets")
     assert "HotpotQA" in answer.text and cited_ids(answer) == ["p07"], answer.text
+
+
+def test_papers_set_aside_after_but_not_are_left_out(seed_assistant) -> None:
+    """ "Which papers use medical or health data but not medical imaging?" had listed the imaging papers too: the
+    whole was one criterion (probe79 pu011). Those clearing "medical imaging" are set aside."""
+    answer, members, possible = answered_list(seed_assistant, "Which papers work with health data but not medical "
+                                              "images?")
+    assert {"p03", "p19"} <= set(members + possible) and not {"p09", "p14"} & set(cited_ids(answer)), answer.text

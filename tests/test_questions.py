@@ -218,6 +218,8 @@ def test_what_papers_do_instead_the_asker_and_a_preamble_are_not_the_criterion(q
      ["sonar mapping"]),
     ("Which papers count corals \u2014 not counting the drone survey paper or the tide model?", "count corals",
      ["drone survey", "tide model"]),
+    # "but not ..." (probe79 pu011 had been one criterion "health data medical imaging")
+    ("Which papers map coral reefs but not with sonar?", "map coral reefs", ["sonar"]),
 ])
 def test_papers_set_aside_by_description_are_not_the_criterion(question, criterion, set_aside) -> None:
     plan = plan_question(question, [])
