@@ -725,8 +725,9 @@ class Gatherer:
         best = gathered.evidence[0].score
         candidates = gathered.extra + [e for e in gathered.evidence if e.score >= EXPECTED_WITHIN * best]
         nouns = counted_nouns(plan.question) or [plan.count_noun]  # (each "how many" of the question)
-        holding = [e for e in candidates if any(has_expected(plan.expects, plan.count, noun, text) for noun in nouns
-                                                 for text in [_without(e.sentence.text, plan.question)])]
+        holding = [e for e in candidates
+                   if any(has_expected(plan.expects, plan.count, noun, text)
+                          for text in [_without(e.sentence.text, plan.question)] for noun in nouns)]  # (text once)
         if not holding and plan.expects == "figure" and plan.count_noun:
             holding = self._counting_alike(plan, candidates)
         if not holding and plan.expects == "enumeration":  # the items may come a sentence each ("yields gauge
