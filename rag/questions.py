@@ -230,6 +230,7 @@ _OPENING_WORDS = (r"(?:which|what|whose|any|each|every|a|an|one|this|that|these|
                   # others versus working things out alone" had been two papers compared)
                   r"|i|i['\u2019](?:m|ve|d)|we|we['\u2019](?:re|ve)|you|they)")
 _THE_PAPER = r"the\s+(?:paper|abstract|article|study|work|one)\b"
+_THE_DESCRIBED_PAPER = r"the\s+(?:[\w-]+\s+){1,5}?(?:paper|abstract|article|study|work)\b"
 # The parts of a paper a description may name ("the benchmark for ...", "the dataset of ...", "the method that ...").
 _PART_NOUNS = r"(?:benchmark|dataset|method|approach|framework|technique|trick)"
 _PARTICIPLE = r"\s+(?!during\b)[a-z]+ing\s+"  # "the paper questioning ...", not "the paper during training"
@@ -243,7 +244,11 @@ _DESCRIBED = re.compile(
     rf"(?i:\bthe\s+(?!{_THE_PAPER})([\w-]+)\s+(?:paper|work|study){_PARTICIPLE}){_DESCRIBED_AFTER}|"
     # (not opening with a paper noun: "as far as the abstract says they are purely pen-and-paper work" is what the
     # abstract says)
-    rf"(?i:\bthe\s+(?!{_PAPER_NOUN}s?\s)((?:(?!{_THE_PAPER}){_DESCRIPTION_WORD}(?:\s+|\s*/\s*)){{0,6}}?"
+    # (nor across another "the" opening a paper's description, unless "of" makes it the owner: "the experiments run
+    # on in the diffusion token-merging paper" describes by "diffusion token-merging", while "the flood maps of the
+    # coastal paper" and "the accuracies on the synthetic benchmark" are one description each)
+    rf"(?i:\bthe\s+(?!{_PAPER_NOUN}s?\s)((?:(?!{_THE_PAPER}|(?<!\bof\s){_THE_DESCRIBED_PAPER}){_DESCRIPTION_WORD}"
+    rf"(?:\s+|\s*/\s*)){{0,6}}?"
     rf"(?!{_THE_PAPER}){_WORD_WHOLE})"
     r"\s+(?<!\bto\s)"
     # ("the system does each one touch", "the paper arguing that only one role": a count, not a head noun; nor
@@ -640,7 +645,10 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     """
     names = NameIndex.of(papers)
     question = names.as_papers(names.recased(question))
-    set_cue = bool(_SET_VALUED.search(question))  # papers asked for, with or without "which" (see below)
+    # papers asked for, with or without "which" (see below); not when two papers are pointed at by description, as
+    # names would point ("the paper on video LLMs that can't tell which way things move and the one on image
+    # generators botching rare combos: ... what kind of fix actually works?" asks of those two)
+    set_cue = bool(_SET_VALUED.search(question)) and len(described_parts(question, [], names)) < 2
     linked = _linked(question, names, coined_only=set_cue, by_acronym=True)
     unnamed = _COLLECTION.sub(lambda m: " " * len(m.group(0)), question)  # "this collection" points at nothing said
     spelled: dict[str, int] = {}  # where a long form naming a paper ends

@@ -287,6 +287,28 @@ def test_both_sides_of_both_and_are_compared_when_the_paper_noun_opens_the_secon
     assert_comparison_table(seed_assistant, answer, ["p08", "p10"])
 
 
+@pytest.mark.parametrize("question", [
+    # ("what ... methods" and "what kind of fix actually works" had read as asking for a set of papers)
+    "The liquid-biopsy paper on chronic organ disease and the one testing tabular foundation models on genetic "
+    "data: what does each say makes existing methods fail?",
+    "Take the liquid-biopsy paper on fibrotic organ disease and the paper on tabular models for genotype data. "
+    "What kind of fix actually works in each?",
+])
+def test_two_papers_described_are_compared_whatever_the_question_asks_of_them(seed_assistant, question) -> None:
+    """Two papers pointed at by description, as names would point at them, are what the question asks about; a
+    "what ... methods" or "works" asked of them had made it a "which papers" list (probe84 qb026, qb027)."""
+    assert_comparison_table(seed_assistant, seed_assistant.answer(question), ["p03", "p19"])
+
+
+def test_a_description_does_not_run_across_another_the(seed_assistant) -> None:
+    """ "... were the experiments run on in the diffusion token-merging paper, the rare attribute-object composition
+    paper, and the LLM calibration paper?": "the experiments run on in the diffusion token-merging paper" had been
+    one description, and the token-merging paper was left out of the comparison (probe83 qa028)."""
+    answer = seed_assistant.answer("Which models were the experiments run on in the diffusion token-merging paper "
+                                   "and the LLM calibration paper?")
+    assert_comparison_table(seed_assistant, answer, ["p12", "p04"])
+
+
 def test_papers_described_together_by_their_number_are_compared(seed_assistant) -> None:
     """No name, no description of each: "two abstracts" and what they share pick the papers."""
     answer = seed_assistant.answer("Two abstracts here cut cost by handling only some tokens differently. "
