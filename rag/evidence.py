@@ -90,7 +90,10 @@ _ASKS_FOR_NAMES = re.compile(
     r"|\b(?:test|tests|tested|testing|evaluate|evaluates|evaluated|evaluating|experiments?|benchmarked|run|ran)"
     r"\s+(?:\w+\s+)?on\s*(?:\?|$)", re.IGNORECASE)
 # ... and one asking for them in the plural ("Which specific LLMs did CoCHI run on?"): the noun asked for.
-_NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:\w+\s+){{0,2}}?{_NAMED_THINGS}s)\b", re.IGNORECASE)
+# (the noun's modifiers may be hyphened or two joined by "or": "3D self-supervised backbones", "CT or MRI datasets")
+_NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:[\w-]+\s+(?:(?:or|and)\s+)?){{0,2}}?{_NAMED_THINGS}s)\b",
+                          re.IGNORECASE)
+_JOINING = frozenset({"or", "and"})
 _NOT_OF_THE_NOUN = frozenset({"specific", "exact", "particular", "actual", "individual", "named", "concrete"})
 _NAME_TOKEN = re.compile(r"(?<![\w$\\])(?:[A-Za-z][\w.+-]*[a-z][A-Z][\w.+-]*|[A-Za-z]+[-.]?\d[\w.+-]*"
                          r"|[A-Z]{3,}(?:-[\w.+-]+)?)(?![\w])")
@@ -101,13 +104,30 @@ def names_asked(question: str) -> str:
     match = _NAMES_ASKED.search(question)
     noun = [w for w in match.group("noun").split() if w.lower() not in _NOT_OF_THE_NOUN] if match else []
     # (words of the noun phrase only: "What did the models in CoCHI show?" asks for no names)
-    return "" if any(w.lower() in STOPWORDS for w in noun) else " ".join(noun)
+    return "" if any(w.lower() in STOPWORDS - _JOINING for w in noun) else " ".join(noun)
 
 
-def _names_other_than(text: str, label: str) -> bool:
-    """Whether a sentence names a model, dataset or method other than its paper's own ``label``."""
-    own = _label_words(label)
-    return any(m.group(0).lower().rstrip(".,") not in own for m in _NAME_TOKEN.finditer(text))
+def _names_other_than(text: str, paper: Paper) -> bool:
+    """Whether a sentence names a model, dataset or method other than its paper's own: not a variant of the paper's
+    name ("VolumeProbe-Lite") nor an acronym of words the abstract writes ("3D medical SSL backbones" beside
+    "Self-supervised learning on 3D medical images"), which had kept "Which backbones was VolumeProbe plugged
+    into?" from the answer that the abstract names none (four tuning questions, probe80-83)."""
+    own = _label_words(paper.label)
+    return any((token := m.group(0).lower().rstrip(".,")) not in own and token.split("-")[0] not in own
+               and not (m.group(0).isupper() and spelled_by(m.group(0), paper.text))
+               for m in _NAME_TOKEN.finditer(text))
+
+
+def spelled_by(acronym: str, text: str, minimum: int | None = None) -> bool:
+    """Whether consecutive words of a text, stopwords aside and hyphened parts apart, begin with the acronym's
+    letters ("SSL": "Self-supervised learning"): the text writes the term the acronym stands for. Of ``minimum``
+    letters or more (INITIALISM_MIN unless given): over a whole abstract two are spelled by chance about one time
+    in five, so two are read in one sentence at a time, where a term's absence would otherwise be claimed."""
+    letters = acronym.removesuffix("s").lower() if len(acronym) > 2 else acronym.lower()  # ("LLMs")
+    if len(letters) < (minimum or INITIALISM_MIN) or not letters.isalpha():
+        return False
+    initials = "".join(w[0].lower() for w in re.findall(r"[A-Za-z]+", text) if w.lower() not in STOPWORDS)
+    return letters in initials
 
 
 def others_named(sentence: str, paper: Paper) -> list[str]:
@@ -144,13 +164,14 @@ def _label_words(label: str) -> set[str]:
     return {w.lower() for w in re.split(r"[\s/]+", label)}
 
 
-def may_name_other_than(text: str, label: str) -> bool:
+def may_name_other_than(text: str, paper: Paper) -> bool:
     """``_names_other_than``, or a capitalised word alone inside the sentence ("on Wikipedia and Reddit", "Mistral"):
     before saying an abstract names none of what is asked for, a plain name must count too. A word of a run of
-    capitalised words ("Expected Calibration Error") or after a sentence break is no name."""
-    if _names_other_than(text, label):
+    capitalised words ("Expected Calibration Error") or after a sentence break is no name, nor one naming the
+    paper's own variant ("a lightweight Lite variant")."""
+    if _names_other_than(text, paper):
         return True
-    own = _label_words(label)
+    own = _label_words(paper.label)
     tokens = list(_ANY_WORD.finditer(text))
     for i, token in enumerate(tokens):
         word = token.group(0)
@@ -158,12 +179,15 @@ def may_name_other_than(text: str, label: str) -> bool:
             continue
         neighbours = [tokens[i - 1].group(0), tokens[i + 1].group(0) if i + 1 < len(tokens) else ""]
         after_break = text[:token.start()].rstrip()[-1:] in ".:;!?("
-        if not after_break and not any(n[:1].isupper() for n in neighbours):
+        if not after_break and not any(n[:1].isupper() for n in neighbours) and not _VARIANT.match(neighbours[1]):
             return True
     return False
 
 
 _ANY_WORD = re.compile(r"[A-Za-z][\w'-]*")
+_VARIANT = re.compile(r"(?:variant|version)s?$", re.IGNORECASE)
+# An acronym as a question may type it: capitals ("RL", "SSL"), or lower case without a vowel ("rl", "ssl", "llms")
+_ACRONYM_LIKE = re.compile(r"[A-Z]{2,5}s?|[b-df-hj-np-tv-z]{2,5}")
 # Distinct terms whose stems are remembered (a few MB): the sentences of 30,019 abstracts hold 80k distinct
 # word forms (measured), so at conference scale a warm assistant stems each word once.
 TERM_STEM_CACHE = 1 << 18
@@ -658,7 +682,7 @@ class EvidenceScorer:
             for sentence, similarity, role, stems in zip(paper.sentences, similarities, paper.roles, paper.stems,
                                                          strict=True):
                 bonus = ROLE_BONUS if role in asked else -ROLE_BONUS if role == "release" else 0.0
-                if names_asked and _names_other_than(sentence.text, source.paper.label):
+                if names_asked and _names_other_than(sentence.text, source.paper):
                     bonus += ROLE_BONUS  # "What models did they test it on?": "Experiments on PixArt-α and FLUX"
                 if any(holds_phrase(sentence.text, phrase) for phrase in quoted):
                     bonus += QUOTED_BONUS
@@ -817,7 +841,11 @@ class EvidenceScorer:
         # ("representations" of "represent", which the stemmer cuts apart); never inside a longer word otherwise,
         # where "lab" had been found in "labels" and "Which lab is Who&When Pro from?" quoted the abstract.
         written = {_flat(word) for p in papers for word in _WORD_SPLIT.split(p.text)}
-        return [t for t in lacking if not _written(_flat(t), written)]
+        lacking = [t for t in lacking if not _written(_flat(t), written)]
+        # (nor is an acronym absent whose words a sentence writes: "trained by rl" of RISE, whose abstract opens
+        # "Reinforcement learning from trajectory-level outcomes", had been told the abstract does not mention "RL")
+        return [t for t in lacking if not (_ACRONYM_LIKE.fullmatch(t) and any(
+            spelled_by(t, sentence.text, minimum=2) for p in papers for sentence in banked[p.id].sentences))]
 
 
 def abbreviated(term: str, question: str, text: str) -> str:

@@ -748,7 +748,7 @@ class Gatherer:
         coined token, capitals or lone capitalised word counts (RISE's "MuSiQue", DaTMe's "FLUX", "Tweedie", even a
         "MARL" or "Earth"), so only an abstract naming nothing else is said not to name them (2 of the 19 seeds)."""
         banked = self.scorer.bank.get([self.papers[pid] for pid in paper_ids])
-        return any(may_name_other_than(sentence.text, self.papers[pid].label)
+        return any(may_name_other_than(sentence.text, self.papers[pid])
                    for pid in paper_ids for sentence in banked[pid].sentences)
 
     @staticmethod

@@ -927,6 +927,33 @@ def test_named_things_asked_for_are_quoted_or_said_not_to_be_named(seed_assistan
         assert not answer.refused and named in answer.text, answer.text
 
 
+@pytest.mark.parametrize(("question", "noun"), [
+    ("Which pretraining backbones did the VolumeProbe experiments use?", "pretraining backbones"),
+    ("Which 3D self-supervised backbones is VolumeProbe tested with?", "3D self-supervised backbones"),
+    ("What CT or MRI datasets does VolumeProbe evaluate on?", "CT or MRI datasets"),
+])
+def test_an_abstract_naming_only_its_own_variants_and_spelled_out_terms_names_none(seed_assistant, question,
+                                                                                 noun) -> None:
+    """VolumeProbe's abstract writes "multiple 3D medical SSL backbones", "VolumeProbe-Lite" and "a lightweight
+    Lite variant": its own variants and the acronym of "Self-supervised learning" it opens with, no other work's
+    name. Asked which backbones or datasets, the answers had quoted that sentence as if it named them (probe80-83)."""
+    answer = seed_assistant.answer(question)
+    assert cited_ids(answer) == ["p14"], answer.text
+    assert answer.refused and first_sentence(answer.text).endswith(f"does not name the {noun}."), answer.text
+
+
+@pytest.mark.parametrize("question", [
+    "multi-llm pipeline trained by rl on the final outcome.. which paper only updates the one role at fault",
+    "multi-llm agent pipeline trained by rl: whos the paper that updates only the culprit role",
+])
+def test_an_acronym_whose_words_the_abstract_writes_is_not_missing(seed_assistant, question) -> None:
+    """RISE's abstract opens "Reinforcement learning from trajectory-level outcomes" and never writes "RL": asked
+    for the paper trained "by rl", the answer had said the RISE abstract does not mention "RL" (probe80 pv015)."""
+    answer = seed_assistant.answer(question)
+    assert cited_ids(answer)[:1] == ["p07"] and not answer.refused, answer.text
+    assert "does not mention" not in answer.text, answer.text
+
+
 def test_what_is_a_term_leads_with_the_sentence_saying_what_it_is(seed_assistant) -> None:
     """ "What is token merging?" led with "A key challenge is determining which tokens can be safely merged";
     DaTMe's abstract opens with what token merging is."""

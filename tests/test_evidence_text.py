@@ -29,6 +29,7 @@ from rag.evidence import (
     number_twin,
     others_named,
     says_what_it_is,
+    spelled_by,
     stated_count,
     term_stems,
     words,
@@ -240,7 +241,22 @@ def test_the_named_things_a_question_asks_for(question, noun) -> None:
 ])
 def test_a_sentence_may_name_something_besides_its_paper(sentence, names) -> None:
     """Before an answer says an abstract names none of the models or datasets asked for, any plain name counts."""
-    assert may_name_other_than(sentence, "ReefNet") is names
+    assert may_name_other_than(sentence, make_paper(sentence, id="x0", title="ReefNet")) is names
+
+
+@pytest.mark.parametrize(("sentence", "names"), [
+    ("Experiments across multiple 3D medical SSL backbones show that ReefNet-Lite helps.", False),
+    ("We instantiate ReefNet as a lightweight Lite variant and a diagnostic Feat variant.", False),
+    ("Experiments across multiple 3D medical SSL backbones show that SwinUNETR helps.", True),
+    ("Experiments on the BTCV benchmark show that ReefNet-Lite helps.", True),  # an acronym the abstract never spells
+])
+def test_own_variants_and_acronyms_of_the_abstracts_words_are_no_other_names(sentence, names) -> None:
+    """ "VolumeProbe-Lite", "a lightweight Lite variant" and "SSL" beside "Self-supervised learning on 3D medical
+    images" are the paper's own variants and a term it writes out: asked which backbones it used, the abstract had
+    been taken to name some (probe80-83)."""
+    paper = make_paper(f"Self-supervised learning on 3D medical images samples crops. {sentence}", id="x0",
+                       title="ReefNet")
+    assert may_name_other_than(sentence, paper) is names
 
 
 def _contribution_of(label: str, sentences: list[tuple[str, str]]) -> str:
@@ -321,6 +337,18 @@ def test_a_figure_is_a_number_of_its_own_not_a_digit_inside_a_name(sentence: str
 ])
 def test_a_winner_is_said_by_a_superlative_or_a_peak(sentence: str, winner: bool) -> None:
     assert has_expected("winner", None, "", sentence) is winner
+
+
+@pytest.mark.parametrize(("acronym", "text", "minimum", "spelled"), [
+    ("SSL", "Self-supervised learning on 3D medical images", None, True),
+    ("LLMs", "large language models fail", None, True),
+    ("rl", "Reinforcement learning from outcomes", 2, True),
+    ("RL", "Reinforcement learning from outcomes", None, False),  # two letters only where asked for
+    ("PPO", "Reinforcement learning from outcomes", None, False),
+    ("SSL", "learning on self-supervised features", None, False),  # in order, consecutive
+])
+def test_an_acronym_is_spelled_by_the_initials_of_consecutive_words(acronym, text, minimum, spelled) -> None:
+    assert spelled_by(acronym, text, minimum) is spelled
 
 
 @pytest.mark.parametrize(("sentence", "noun", "listed"), [
