@@ -1052,7 +1052,15 @@ def counts(text: str, noun: str) -> bool:
     one counted ("10 individuals" for "how many individual birds"), each a compound's last part ("GPU-hours")."""
     stems = [w.lower().removesuffix("s") if len(w) > 3 and not w.lower().endswith("ss") else w.lower()
              for w in (part.split("-")[-1] for part in noun.split()) if w.lower() not in STOPWORDS]
+    if stems and any(uses_word(text, word) for word in noun.split()):  # ("per-bird telemetry across 10 individuals")
+        stems += _INDIVIDUALS
     return any(re.search(_COUNTED.format(stem=re.escape(stem)), text, re.IGNORECASE) for stem in stems)
+
+
+# Nouns that count beings of any kind: a sentence writing the beings asked for ("birds") and counting these ("per-bird
+# radio telemetry across 10 individuals") counts them; three tuning questions asking how many birds V33DA holds had
+# been told the abstract gives no figure (probe80 pv031, probe82 px032, probe84 qb030).
+_INDIVIDUALS = ["individual", "subject", "participant", "specimen"]
 
 
 def _head_word(noun: str) -> str:

@@ -644,6 +644,12 @@ def test_a_count_of_any_thing_asked_answers_a_question_counting_several(seed_ass
     assert not answer.refused and "three camera views" in answer.text, answer.text
 
 
+def test_how_many_beings_is_answered_by_a_count_of_individuals(seed_assistant) -> None:
+    """V33DA counts its birds as "10 individuals" in the sentence on per-bird telemetry."""
+    answer = seed_assistant.answer("How many birds were recorded for the V33DA benchmark?")
+    assert not answer.refused and "10 individuals" in answer.text, answer.text
+
+
 def _ranked(*pairs: tuple[str, float]) -> list[Scored]:
     return [Scored(pid, score, score, 0.0) for pid, score in pairs]
 

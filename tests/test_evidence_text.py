@@ -351,6 +351,18 @@ def test_an_acronym_is_spelled_by_the_initials_of_consecutive_words(acronym, tex
     assert spelled_by(acronym, text, minimum) is spelled
 
 
+@pytest.mark.parametrize(("sentence", "noun", "counted"), [
+    ("It couples per-bird radio telemetry across 10 individuals and three experiments.", "birds", True),
+    ("It records zebra finches, 12 subjects in all.", "zebra finches", True),
+    ("It couples radio telemetry across 10 individuals and three experiments.", "birds", False),  # whose?
+    ("It couples per-bird radio telemetry across three experiments.", "birds", False),
+])
+def test_beings_are_counted_as_individuals_where_the_sentence_says_which(sentence, noun, counted) -> None:
+    """ "How many birds are in V33DA?" had been told the abstract gives no figure beside "per-bird radio telemetry
+    across 10 individuals" (three tuning questions, probe80, probe82, probe84)."""
+    assert has_expected("figure", None, noun, sentence) is counted
+
+
 @pytest.mark.parametrize(("sentence", "noun", "listed"), [
     # the asked word, then the items: "the three criteria guiding its probe bank" had been said not to be named
     ("It uses an offline probe bank guided by anatomy-awareness, informativeness, and diversity.", "criteria guiding",
