@@ -989,6 +989,10 @@ def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
     ("Which method merges tokens based on how much each region changes and how much fine detail it carries?", "any"),
     ("Which paper keeps the patches by looking how much they still change between steps?", "any"),
     ("Which method merges tokens by how much they change, and how much faster is it?", "figure"),
+    # ... and so does one an argument or bound is about
+    ("Which paper has an argument about how many samples each strategy needs?", "any"),
+    ("Which work proves a limit on how much information any classifier can recover?", "any"),
+    ("On how many benchmarks is GlowNet evaluated?", "figure"),
     ("Which of GlowNet and TideFormer is better?", "any"),  # comparison, not a superlative
 ])
 def test_expected_answer(question, expects) -> None:
