@@ -208,6 +208,11 @@ _OPTIONAL_PREFIX = re.compile(r"\(\s*[A-Za-z]+-\s*\)(?=\w)")
 # one dash may ("with zero training \u2014 you just bolt them onto a model").
 _RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+other\s+words),?\s+", re.IGNORECASE)
 _ANY_DASH = re.compile(r"\s+[-\u2013\u2014]\s+")  # a dash between words, typed as a hyphen or not
+# A list ending "..., that kind of thing" (or "etc.", "and so on", "and the like") lists alternatives as "..., or"
+# would: "proofs, bounds, identifiability results, that kind of thing" had been one criterion of four words
+_LIST_TAIL = re.compile(r"(,[^,;:?.!]+),?\s+(?:(?:that|this)\s+(?:kind|sort)\s+of\s+(?:thing|stuff)|etc\.?"
+                        r"|and\s+so\s+on|and\s+the\s+like|or\s+(?:similar|the\s+like|anything\s+like\s+that))"
+                        r"(?=\s*(?:[;:?.!)]|$))", re.IGNORECASE)
 # A description runs until its clause ends: a word followed by punctuation, or by "and"/"with"/"vs" and the next
 # "the ..." description, is its last word. Words are whole ("Qwen2.5" is one word, "model." is "model").
 _WORD_WHOLE = r"[\w&+'-]+(?:\.[\w&+'-]+)*(?![\w&+'-])"
@@ -800,7 +805,23 @@ def _asking_sentence(question: str) -> tuple[str, bool]:
         return "", False
     # one pointing back, "Is there a paper that explains this?", asks about the sentences before it: all of them,
     # read as one, since the dash of "lower bounds pop up - which abstracts derive one?" restates nothing
-    return (" ".join(sentences), True) if _points_back(asking[-1]) else (asking[-1], False)
+    at = sentences.index(asking[-1])
+    if at and _points_back(asking[-1]):  # (the first sentence has nothing before it to point at)
+        return " ".join(sentences), True
+    after = sentences[at + 1:]
+    if after and _items_only(after[0]):  # ("Which lean on theory? Proofs, bounds, that kind of thing.": its examples)
+        return f"{asking[-1].rstrip(' ?.!')} - {after[0]}", False
+    return asking[-1], False
+
+
+def _items_only(sentence: str) -> bool:
+    """A sentence that only lists short items, "Proofs, bounds, identifiability results, that kind of thing.":
+    examples of the criterion asked before it, which had been left out of the list's alternatives (probe84
+    qb006)."""
+    items = _EXAMPLE_SEPARATOR.split(_LIST_TAIL.sub(lambda m: f", or{m.group(1)[1:]}", sentence.strip(" .!?")))
+    items = [item for item in items if item.strip()]
+    return len(items) >= 2 and all(0 < len(content_terms(item)) <= LIST_ITEM_TERMS and not _YES_NO.match(item)
+                                   for item in items)
 
 
 def _points_back(asking: str) -> bool:
@@ -1188,6 +1209,7 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     "layers" listed papers that merely have layers (on the tuning sets F1 fell on four such lists).
     """
     question = _OPTIONAL_PREFIX.sub("", _AUXILIARY_OR.sub(lambda m: f"{m.group(1) or m.group(2)} ", question))
+    question = _LIST_TAIL.sub(lambda m: f", or{m.group(1)[1:]}", question)
     if restated := _restated(question, _RESTATED.split(question, maxsplit=1), drop):
         return restated
     for match in _EXAMPLES.finditer(question):

@@ -614,6 +614,10 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     ("anything involving reefs \u2014 coral data, fish counts, that sort of thing?", ["reefs", "coral data",
                                                                                   "fish counts"]),
     ("counting corals without diver labels", ["counting corals without diver labels"]),
+    # a list ending "that kind of thing", "etc." or "and so on" lists alternatives as "..., or" does (probe80 pv003)
+    ("reef work with real surveys - sonar maps, dive counts, tide logs, that kind of thing",
+     ["reef real surveys", "sonar maps", "dive counts", "tide logs"]),
+    ("sonar maps, dive counts, tide logs etc.", ["sonar maps", "dive counts", "tide logs"]),
     # a short parenthesis ending a long description names it: an alternative beside the whole
     ("whether the reef's age can be uniquely recovered from the cores at all (datability)?",
      ["datability", "whether reef age uniquely recovered cores datability"]),
@@ -1591,6 +1595,17 @@ def test_a_set_asking_sentence_that_points_back_keeps_the_sentence_before(seeds)
     # an asking sentence that only says papers fit ("Which papers qualify?") points back too: it had been "qualify"
     fits = plan_question("I want everything on coral reefs, kelp included. Which papers qualify?", seeds)
     assert "reefs" in fits.criterion, fits
+
+
+def test_a_sentence_listing_examples_after_the_asking_one_adds_them(seeds) -> None:
+    """ "Which of these lean heavily on theory? Proofs, bounds, identifiability results, that kind of thing.": the
+    second sentence lists examples of the criterion, and had been left out of it; the list was one weak match
+    (probe84 qb006). "these" of a first sentence points back at nothing."""
+    plan = plan_question("Which of these lean heavily on theory? Proofs, bounds, identifiability results, that kind "
+                         "of thing.", seeds)
+    assert plan.kind == "list" and {"bounds", "identifiability results"} <= set(plan.alternatives), plan
+    asked = plan_question("Which papers are on reefs? Some are about kelp.", seeds)  # (a sentence, not a list)
+    assert "kelp" not in " ".join(asked.alternatives), asked
 
 
 def test_which_ones_with_a_criterion_of_their_own_keep_it(seeds) -> None:
