@@ -691,7 +691,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     if _AUTHORSHIP.search(question):  # "Who wrote the cfDNA paper?" asks for its authors, a field abstracts lack
         terms = ["authors", *(t for t in terms if t.lower() not in ("wrote", "authored", "behind"))]
     count, noun = listed_count(question)
-    noun = noun or counted_noun(question)
+    noun = noun or next(iter(counted_nouns(question)), "")  # (the first "how many" noun)
     plan = QuestionPlan(
         question=question, kind="fact", query=question, terms=terms, targets=named, described=described,
         ambiguous={pid: holders for pid in named if (holders := _ambiguous(pid, question, names))},
@@ -1820,15 +1820,9 @@ def clauses(question: str) -> list[str]:
     return [p for p in parts if len(p.split()) >= 3] if len(parts) > 1 else []
 
 
-def counted_noun(question: str) -> str:
-    """What a "how many" question counts: "How many failed trajectories does X contain?" -> "failed trajectories"."""
-    match = _HOW_MANY.search(question)
-    return _noun_phrase(match.group(1).split(), plural=True) if match else ""
-
-
 def counted_nouns(question: str) -> list[str]:
-    """Everything a question counts, each "how many" its own: "How many birds are in V33DA, and how many audio
-    channels and camera views?" -> birds, audio channels. A sentence counting any of them answers: the V33DA
+    """Everything a question counts, each "how many" its own, first first: "How many birds are in V33DA, and how
+    many audio channels and camera views?" -> birds, audio channels. A sentence counting any of them answers: the V33DA
     abstract had been said to give "no figure" while quoting its "5-channel audio with three camera views"."""
     nouns = (_noun_phrase(match.group(1).split(), plural=True) for match in _HOW_MANY.finditer(question))
     return [noun for noun in nouns if noun]
