@@ -1740,15 +1740,21 @@ def superlative(question: str) -> str:
 # estimated, not for a figure (the answer had said the abstract "gives no figure" while quoting the method); so does
 # one a choice is based on or looks at, with the amounts joined to it up to the clause's end ("fusing patches based
 # on how much each region is still changing and how much fine edge detail it carries": the DaTMe abstract had been
-# said to give "no figure for this", probe75 pq017, probe76 pr017); and so does one an argument or bound is about
+# said to give "no figure for this", probe75 pq017, probe76 pr017; "depends on how much", "picks what to fuse by
+# how much", probe85 qc017, probe88 qf017, where "By how much ...?" and "..., and by how much?" still ask for one);
+# and so does one an argument or bound is about
 # ("the paper ... with an argument about how many samples each strategy needs" had been told the abstract gives no
 # figure, probe83 qa013)
 _ESTIMATED_AMOUNT = re.compile(r"\b(?:(?:estimat|measur|determin|decid|quantif|comput|calculat|assess|judg|gaug|infer"
                                r"|predict|choos|chose|control|learn|track|monitor|check|weigh|observ|look)\w*"
-                               r"(?:\s+at)?|(?:based|depending|conditioned|relying)\s+on"
+                               r"(?:\s+at)?|(?:based|depend|depends|depended|depending|conditioned|relying)\s+on"
                                r"|(?:argument|analys[ie]s|theory|theories|bound|limit|claim|insight)s?\s+(?:about|of|on))"
                                r"\s+how\s+(?:much|many)\b"
-                               r"[^,;:.?!]*", re.IGNORECASE)
+                               r"[^,;:.?!]*"
+                               # ("by how much" inside a clause, a subject after it: "beats it by how much?" asks)
+                               r"|(?<![,;:]\s)(?<!\band\s)(?<!\bor\s)(?<=\w\s)by\s+how\s+(?:much|many)\s+"
+                               r"(?=(?:a|an|the|each|every|it|its|they|their|this|that|these|those)\b)[^,;:.?!]*",
+                               re.IGNORECASE)
 
 
 def expected_answer(question: str) -> Expects:

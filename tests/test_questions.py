@@ -992,6 +992,11 @@ def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
     # ... and so does one a choice is based on or looks at, with the amounts joined to it
     ("Which method merges tokens based on how much each region changes and how much fine detail it carries?", "any"),
     ("Which paper keeps the patches by looking how much they still change between steps?", "any"),
+    ("Which method merges tokens, where what to merge depends on how much each one still changes and how much fine "
+     "detail it holds?", "any"),
+    ("Which method picks what to merge by how much a token still changes and how much edge detail it has?", "any"),
+    ("GlowNet beats TideFormer by how much?", "figure"),  # ("by how much" asking, no clause after it)
+    ("Does GlowNet beat TideFormer, and by how much?", "figure"),
     ("Which method merges tokens by how much they change, and how much faster is it?", "figure"),
     # ... and so does one an argument or bound is about
     ("Which paper has an argument about how many samples each strategy needs?", "any"),
