@@ -86,7 +86,7 @@ QUOTED_BONUS = 0.2
 # ("PixArt-α", "LLaVA-1.5-7B", "TabICL") or capitals ("FLUX"), the paper's own name left out.
 _NAMED_THINGS = r"(?:model|dataset|benchmark|baseline|backbone|architecture|LLM|encoder|network|checkpoint)"
 _ASKS_FOR_NAMES = re.compile(
-    rf"\b(?:which|what)\s+(?:\w+\s+){{0,2}}?{_NAMED_THINGS}s?\b"
+    rf"\b(?:which|what)\s+(?:[\w-]+\s+){{0,2}}?{_NAMED_THINGS}s?\b"  # ("Which question-answering datasets")
     r"|\b(?:test|tests|tested|testing|evaluate|evaluates|evaluated|evaluating|experiments?|benchmarked|run|ran)"
     r"\s+(?:\w+\s+)?on\s*(?:\?|$)", re.IGNORECASE)
 # ... and one asking for them in the plural ("Which specific LLMs did CoCHI run on?"): the noun asked for.

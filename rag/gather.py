@@ -700,8 +700,12 @@ class Gatherer:
         # been answered by CoCHI's "consistent improvements in calibration metrics")
         missing += [t for t in beaten_unnamed(plan.question) if t.lower() not in have
                     and len(self.scorer.absent_terms(t.split(), papers)) == len(t.split())]
-        missing += [t for t in asked_measures(plan.question) if t.lower() not in have  # ("What F1 does X reach?")
-                    and self.scorer.absent_terms([t], papers)]
+        # ("What F1 does X reach?"; of the paper answering, when none is named: "what sensitivity and specificity
+        # were achieved" of the cfDNA paper had found "sensitivity" in another paper's "site-sensitive", probe85
+        # qc035)
+        answering = papers if gathered.focus else papers[:1]
+        missing += [t for t in asked_measures(plan.question) if t.lower() not in have
+                    and self.scorer.absent_terms([t], answering)]
         # (a setting asked the value of, whose name's last word no relevant abstract writes: "What batch size did RISE
         # use?" had been answered by RISE's "up to 11.1% relative F1"; a written one ("accuracy" of "accuracy rate")
         # may come with its figure)

@@ -1981,7 +1981,9 @@ def asked_measures(question: str) -> list[str]:
 _MEASURE = (r"\b(?:accuracy|accuracies|precision|recall|F1|F-score|AUC|AUROC|AUPRC|sensitivity|specificity|BLEU"
             r"|ROUGE|perplexity|mAP|IoU|Dice|error\s+rate|exact\s+match)\b")
 _MEASURE_ASKED = re.compile(rf"\b(?:what|which)\s+((?:{_MEASURE})(?:\s*(?:,|/|\band\b|\bor\b)\s*(?:{_MEASURE}))*)"
-                            r"\s+(?:scores?\s+|values?\s+)?(?:does|do|did|is|was|can|could|would)\b", re.IGNORECASE)
+                            # (or passive: "what sensitivity and specificity were achieved", probe85 qc035)
+                            r"\s+(?:scores?\s+|values?\s+)?(?:does|do|did|is|was|were|are|can|could|would)\b",
+                            re.IGNORECASE)
 
 
 def asks_duration(question: str) -> bool:
@@ -2053,7 +2055,8 @@ _AGAINST_PHRASE = (r"((?:(?!(?:in|on|for|at|across|under|when|by|regarding|and|o
                    r"[\w&+'-]+(?:\.[\w&+'-]+)*\s*){1,5})")
 # (or tested against: "Which datasets is IndRM benchmarked against PC, GES ... on?" had been answered from IndRM's
 # abstract, which names neither)
-_AGAINST = re.compile(r"\b(?:(?:compare[sd]?|comparing|fares?|stacks?\s+up)\s+(?:\w+\s+){0,2}?(?:with|to|against)"
+# ("compare its memory savings against gradient checkpointing": three words between, probe89 qg038)
+_AGAINST = re.compile(r"\b(?:(?:compare[sd]?|comparing|fares?|stacks?\s+up)\s+(?:\w+\s+){0,3}?(?:with|to|against)"
                       r"|(?:benchmark(?:s|ed|ing)?|evaluated|tested|measured|pitted|validated|do|does|did|perform(?:s|ed)?)"
                       r"\s+against)\s+"  # ("How does IndRM do against PC or GES?", probe75 pq039)
                       + _AGAINST_PHRASE, re.IGNORECASE)

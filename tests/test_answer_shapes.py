@@ -692,6 +692,10 @@ def test_what_most_resources_are_for_is_no_topic(seed_assistant) -> None:
     ("How much inference latency do DGP's all-to-all connections add?", "inference latency"),
     # and a measure: IndRM's abstract states no result at all (probe79 pu039)
     ("What F1 does IndRM reach in recovering parent sets?", "F1"),
+    # of the paper answering, a measure asked in the passive: another paper's "site-sensitive" had counted as
+    # "sensitivity" written (probe85 qc035)
+    ("On real patients, what sensitivity and specificity were reached by the cell-free DNA classifier for chronic "
+     "disease?", "sensitivity"),
 ])
 def test_a_setting_whose_name_the_abstract_never_writes_is_not_stated(seed_assistant, question, setting) -> None:
     """A batch size is a figure of its own: the answer had quoted whatever figures the abstract states (RISE's
@@ -914,6 +918,7 @@ def test_a_description_of_a_part_of_the_named_paper_points_at_that_paper(seed_as
     ("Which specific LLMs did CoCHI run on?", "p04", None),  # "Experiments across multiple LLMs": none named
     ("Which backbone models did RISE run on?", "p07", "Qwen2.5-7B"),
     ("Which diffusion models was DaTMe evaluated on?", "p12", "FLUX"),
+    ("Which question-answering datasets were used to evaluate RISE?", "p07", "HotpotQA"),  # (probe85 qc033)
 ])
 def test_named_things_asked_for_are_quoted_or_said_not_to_be_named(seed_assistant, question, paper_id, named) -> None:
     """Asked which LLMs CoCHI ran on, the answer quoted "Experiments across multiple LLMs show ..." as if it said;

@@ -767,6 +767,7 @@ def test_asked_quantities_are_the_settings_a_wh_word_asks_the_value_of(question:
 @pytest.mark.parametrize(("question", "measures"), [
     ("What accuracy or F1 does GlowNet reach on dusk video?", ["accuracy", "F1"]),
     ("What sensitivity and specificity did the screening model achieve?", ["sensitivity", "specificity"]),
+    ("What sensitivity and specificity were achieved on the clinic cohort?", ["sensitivity", "specificity"]),
     ("Which accuracy metric does GlowNet report?", []),  # a metric's name asked, not its value
     ("How accurate is GlowNet?", []),
 ])
@@ -1203,6 +1204,7 @@ def test_a_name_an_abstract_only_uses_is_a_criterion_of_a_question_asking_for_pa
     ("On which datasets is GlowNet benchmarked against YOLO?", ["YOLO"]),
     ("How does GlowNet do against YOLO at dusk?", ["YOLO"]),  # (probe75 pq039)
     ("Was GlowNet tested with drone video?", []),
+    ("Did GlowNet compare its counting speed against manual surveys?", ["manual surveys"]),  # (probe89 qg038)
 ])
 def test_what_a_question_compares_a_paper_with(question, against) -> None:
     assert compared_against(question) == against
