@@ -99,7 +99,10 @@ _SET_VALUED = re.compile(
 _NEGATED = re.compile(
     r"\b(?:are|is|do|does|did)\s*(?:not|n['\u2019]?t)\b|\bnot\s+(?:about|on|related|concerned|\w+ing)\b"
     r"|\b(?:have|has|had|contain|contains|use|uses|involve|involves|need|needs|with)\s+no\b"
-    r"|\bunrelated\s+to\b|\b(?:have|has|had|having)\s+nothing\s+to\s+do\s+with\b"
+    # ("unrelated to" of the papers, not of a thing a description says: "checking that what is left over after
+    # fitting the outcome is unrelated to the predictors" had asked for the papers about none of it, probe85 qc013)
+    rf"|\b(?:{_SET_NOUN}|which|that|those|anything|work)\s+(?:(?:are|is|that\s+are|that\s+is)\s+)?(?:\w+\s+)?"
+    r"unrelated\s+to\b|\b(?:have|has|had|having)\s+nothing\s+to\s+do\s+with\b"
     r"|\bother\s+than\b|\bexcept\b|\bexcluding\b|\bapart\s+from\b",
     re.IGNORECASE,
 )

@@ -959,6 +959,15 @@ def test_an_acronym_whose_words_the_abstract_writes_is_not_missing(seed_assistan
     assert "does not mention" not in answer.text, answer.text
 
 
+def test_one_paper_sought_that_no_paper_clears_as_a_list_is_found_as_a_fact(seed_assistant) -> None:
+    """A long paraphrase asking "Is there a paper that ...?" scores every paper low against its many words; "no
+    paper in the corpus clearly matches" had been the answer, the causal-parents paper the one meant (probe85
+    qc013). One paper sought and none clearing a list's bar, the question is answered as a fact."""
+    answer = seed_assistant.answer("Is there a paper that shows how to pick out exactly which variables directly "
+                                   "drive one chosen outcome, by checking what is left over after fitting it?")
+    assert cited_ids(answer)[:1] == ["p06"] and not answer.refused, answer.text
+
+
 def test_what_is_a_term_leads_with_the_sentence_saying_what_it_is(seed_assistant) -> None:
     """ "What is token merging?" led with "A key challenge is determining which tokens can be safely merged";
     DaTMe's abstract opens with what token merging is."""

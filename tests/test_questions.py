@@ -313,6 +313,9 @@ def test_a_count_asked_for_adds_no_alternative() -> None:
     ("Which papers use no labelled images?", True),
     ("Which works are unrelated to robotics or drones?", True),
     ("Which papers have nothing to do with drones?", True),
+    ("Which ones are unrelated to drones?", True),
+    # ... of the papers: "unrelated to" of a thing a description names describes (probe85 qc013)
+    ("Which papers fit reef maps by checking that what is left over is unrelated to the depth?", False),
     # a negated verb inside a description says what the paper is about
     ("Is there a paper on why coral surveys that work for reefs have not carried over to kelp?", False),
     # and "something other than X" is a thing described ("a shortcut, bias or floor"), not the papers besides X
