@@ -812,19 +812,27 @@ def _asking_sentence(question: str) -> tuple[str, bool]:
     if at and _points_back(asking[-1]):  # (the first sentence has nothing before it to point at)
         return " ".join(sentences), True
     after = sentences[at + 1:]
-    if after and _items_only(after[0]):  # ("Which lean on theory? Proofs, bounds, that kind of thing.": its examples)
-        return f"{asking[-1].rstrip(' ?.!')} - {after[0]}", False
+    if after and (items := _listed_items(after[0])):  # ("Which lean on theory? Proofs, bounds, that kind of
+        return f"{asking[-1].rstrip(' ?.!')} - {items}", False  # thing.": its examples)
     return asking[-1], False
 
 
-def _items_only(sentence: str) -> bool:
-    """A sentence that only lists short items, "Proofs, bounds, identifiability results, that kind of thing.":
-    examples of the criterion asked before it, which had been left out of the list's alternatives (probe84
-    qb006)."""
-    items = _EXAMPLE_SEPARATOR.split(_LIST_TAIL.sub(lambda m: f", or{m.group(1)[1:]}", sentence.strip(" .!?")))
-    items = [item for item in items if item.strip()]
-    return len(items) >= 2 and all(0 < len(content_terms(item)) <= LIST_ITEM_TERMS and not _YES_NO.match(item)
-                                   for item in items)
+def _listed_items(sentence: str) -> str:
+    """The items of a sentence that only lists short ones, as "A, B, or C": "Proofs, bounds, identifiability results,
+    that kind of thing." and "Count LLMs, multimodal LLMs and LLM agents." give examples of the criterion asked
+    before them, and had been left out of the list's alternatives (probe84 qb006, probe89 qg011); "" for any other
+    sentence."""
+    text = _LIST_TAIL.sub(lambda m: f", or{m.group(1)[1:]}", sentence.strip(" .!?"))
+    counting = _COUNTING_IN.match(text)  # (after "Count ...", "and" joins items too; else it may join a clause's)
+    separator = rf"{_EXAMPLE_SEPARATOR.pattern}|\s+and\s+" if counting else _EXAMPLE_SEPARATOR.pattern
+    items = [item.strip() for item in re.split(separator, text[counting.end():] if counting else text,
+                                               flags=re.IGNORECASE) if item and item.strip()]
+    listed = len(items) >= 2 and all(0 < len(content_terms(item)) <= LIST_ITEM_TERMS and not _YES_NO.match(item)
+                                     for item in items)
+    return f"{', '.join(items[:-1])}, or {items[-1]}" if listed else ""
+
+
+_COUNTING_IN = re.compile(r"^(?:count|counting|include|including|incl\.?)\s+", re.IGNORECASE)
 
 
 def _points_back(asking: str) -> bool:

@@ -1616,6 +1616,12 @@ def test_a_sentence_listing_examples_after_the_asking_one_adds_them(seeds) -> No
     assert plan.kind == "list" and {"bounds", "identifiability results"} <= set(plan.alternatives), plan
     asked = plan_question("Which papers are on reefs? Some are about kelp.", seeds)  # (a sentence, not a list)
     assert "kelp" not in " ".join(asked.alternatives), asked
+    # "Count X, Y and Z." says what the criterion takes in (probe89 qg011)
+    counted = plan_question("Which papers are about LLM-based systems getting things wrong? Count LLMs, multimodal "
+                            "LLMs and LLM agents.", seeds)
+    assert {"multimodal LLMs", "LLM agents"} <= set(counted.alternatives), counted
+    clause = plan_question("Which papers are about reef robots? Speed and cost matter.", seeds)
+    assert "cost" not in " ".join(clause.alternatives), clause
 
 
 def test_which_ones_with_a_criterion_of_their_own_keep_it(seeds) -> None:
