@@ -71,6 +71,8 @@ _SET_VALUED = re.compile(
     # ("I need all papers that say code is released": it had compared the three papers closest to it)
     rf"|\b(?:need|want)\s+(?:all|every)\s+(?:(?:the|of\s+the)\s+)?(?:{_PAPER_NOUNS}|{_PAPER_NOUN})\b"
     r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
+    # ("What new benchmarks or datasets come out of this batch?": the papers contributing them, probe89 qg012)
+    r"|\b(?:what|which)\s+(?:new|novel)\s+(?:[\w-]+\s+){0,2}?(?:benchmarks|datasets|data\s+sets|corpora)\b"
     r"|\b(?:anything|everything|stuff)\s+(?:on|about|regarding|concerning|involving|covering|using|with|related\s+to|that"
     r"|in\s+here)\b|\beverything\s+here\b"  # ("List everything here that deals with ...")
     r"|\b(?:any|how\s+many)\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b"  # ("how many paper are ...")
@@ -684,6 +686,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     answer_nouns = [m.group(0).split()[-1] for m in _WANTS_PAPERS.finditer(question)]
     # (nor what the asker needs it for, "For my class I want ...": the criterion had been "class examples ...")
     unasked = (labels + answer_nouns + [m.group(1) for m in _COLLECTION_SIZE.finditer(question)]  # ("of the 19 papers")
+               + [m.group(0).split()[-1] for m in _COLLECTION.finditer(question)]  # ("in this batch")
                + [w for m in _PURPOSE.finditer(question) for w in words(f"{m.group(1)} {m.group(2) or ''}")]
                + [w for m in _EXPERIMENTS_ON.finditer(question) for w in words(m.group(1))])
     named = [pid for pid in named if pid not in excluded]  # "Which papers besides DaTMe ...": asked of the others

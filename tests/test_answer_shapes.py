@@ -998,6 +998,7 @@ RESOURCE_PAPERS = {"p05", "p10", "p11"}  # "Who&When Pro, a large-scale benchmar
     "Which papers release a new dataset?",
     "What work in this collection introduces a new, named benchmark or dataset?",
     "List the submissions that introduce a new benchmark or dataset and give its size.",
+    "What new benchmarks or datasets come out of this batch?",  # (no paper noun: probe89 qg012)
 ])
 def test_papers_contributing_a_benchmark_are_those_that_are_one(seed_assistant, question) -> None:
     answer, members, possible = answered_list(seed_assistant, question)

@@ -1607,6 +1607,13 @@ def test_a_set_asking_sentence_that_points_back_keeps_the_sentence_before(seeds)
     assert "reefs" in fits.criterion, fits
 
 
+def test_new_resources_asked_for_are_the_papers_contributing_them(seeds) -> None:
+    """ "What new benchmarks or datasets come out of this batch?" names no paper noun, and had been one paper's fact
+    answer (the DPO dataset-curation paper, probe89 qg012); "batch" is the collection, not a criterion word."""
+    plan = plan_question("What new benchmarks or datasets come out of this batch?", seeds)
+    assert plan.kind == "list" and plan.alternatives == ["benchmarks", "datasets"], plan
+
+
 def test_a_sentence_listing_examples_after_the_asking_one_adds_them(seeds) -> None:
     """ "Which of these lean heavily on theory? Proofs, bounds, identifiability results, that kind of thing.": the
     second sentence lists examples of the criterion, and had been left out of it; the list was one weak match
