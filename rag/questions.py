@@ -1612,6 +1612,10 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
             continue  # "Which variant of it is the one that reliably helps?": the variant asked for, not a paper
         if _EACH_OF_A_SET.search(match.group(0)):
             continue  # "the main contribution of each LLM paper": asked of every paper of a set, not of one
+        if _AMONG_EXAMPLES.search(question[:match.start()]):
+            continue  # "... life sciences - e.g. clinical diagnosis, genetics, or the study of animal communication":
+            # an example of the criterion, a field, not a paper pointed at (it had made the list one paper's answer,
+            # probe87 qe010)
         if _ASKED_OF_THE.search(phrase) or not content_terms(match.group(0)):
             continue  # "the main conclusion of the paper": what is asked of a paper, not a description of one;
             # "... are the main object of study", framing whole: what the asked-for papers study (it had pointed at
@@ -1654,6 +1658,7 @@ _EACH_OF_A_SET = re.compile(rf"\b(?:each|every)\s+(?:[\w&+-]+\s+){{0,3}}{_PAPER_
 # is one ("Which paper is the one that ...")
 _RESTATED_ASK = re.compile(rf"(?:^|.*[.?!:]\s+)\W*(?:which|what)\s+(?!(?:{_PAPER_NOUN}|one)s?\b)\w+\b[^.?!]*\b"
                            r"(?:is|are|was|were)\s+$", re.IGNORECASE)
+_AMONG_EXAMPLES = re.compile(r"\b(?:e\.g\.|such\s+as|for\s+example|including)[^.?!;:()]*$", re.IGNORECASE)
 _PART_OF_A_PAPER = re.compile(rf"^the\s+(?:[\w-]+\s+)?{_PART_NOUNS}\s+(?:on|about|of|for|that|which)\b|\sdataset$",
                               re.IGNORECASE)
 

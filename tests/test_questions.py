@@ -1607,6 +1607,15 @@ def test_a_set_asking_sentence_that_points_back_keeps_the_sentence_before(seeds)
     assert "reefs" in fits.criterion, fits
 
 
+def test_a_description_among_a_criterions_examples_points_at_no_paper(seeds) -> None:
+    """ "... applications in medicine or the life sciences - e.g. clinical diagnosis, genetics, or the study of animal
+    communication?": the last example is a field; read as "the study (paper) of animal communication" it had made
+    the list the bird-call paper's answer (probe87 qe010)."""
+    plan = plan_question("Which papers have applications in medicine or the life sciences - e.g. clinical diagnosis, "
+                         "genetics, cell biology, or the study of animal communication?", seeds)
+    assert plan.kind == "list" and not plan.described and "animal communication" in plan.alternatives, plan
+
+
 def test_new_resources_asked_for_are_the_papers_contributing_them(seeds) -> None:
     """ "What new benchmarks or datasets come out of this batch?" names no paper noun, and had been one paper's fact
     answer (the DPO dataset-curation paper, probe89 qg012); "batch" is the collection, not a criterion word."""
