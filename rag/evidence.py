@@ -90,8 +90,9 @@ _ASKS_FOR_NAMES = re.compile(
     r"|\b(?:test|tests|tested|testing|evaluate|evaluates|evaluated|evaluating|experiments?|benchmarked|run|ran)"
     r"\s+(?:\w+\s+)?on\s*(?:\?|$)", re.IGNORECASE)
 # ... and one asking for them in the plural ("Which specific LLMs did CoCHI run on?"): the noun asked for.
-# (the noun's modifiers may be hyphened or two joined by "or": "3D self-supervised backbones", "CT or MRI datasets")
-_NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:[\w-]+\s+(?:(?:or|and)\s+)?){{0,2}}?{_NAMED_THINGS}s)\b",
+# (the noun's modifiers may be hyphened or two joined by "or": "3D self-supervised backbones", "CT or MRI datasets";
+# and three: "Which five multiple-choice QA benchmarks did CoCHI use, and by how much ...?", probe87 qe036)
+_NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:[\w-]+\s+(?:(?:or|and)\s+)?){{0,3}}?{_NAMED_THINGS}s)\b",
                           re.IGNORECASE)
 _JOINING = frozenset({"or", "and"})
 _NOT_OF_THE_NOUN = frozenset({"specific", "exact", "particular", "actual", "individual", "named", "concrete"})

@@ -225,6 +225,10 @@ def test_a_sentence_naming_one_of_the_things_asked_for(sentence, count, noun, na
     ("Which specific LLMs did CoCHI run on?", "LLMs"),
     ("Which diffusion models was DaTMe evaluated on?", "diffusion models"),
     ("What backbones does RISE use?", "backbones"),
+    ("Which 3D self-supervised backbones and what CT or MRI datasets?", "3D self-supervised backbones"),
+    # three words before the noun (probe87 qe036)
+    ("Which five multiple-choice QA benchmarks did it use, and by how much did ECE fall?",
+     "five multiple-choice QA benchmarks"),
     ("What model does DGP build on?", ""),  # one thing, which may be the paper's own
     ("What did the models in CoCHI show?", ""),  # no names asked for
     ("What are the datasets like?", ""),
