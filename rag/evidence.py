@@ -135,9 +135,15 @@ def others_named(sentence: str, paper: Paper) -> list[str]:
     """The coined names of other work a sentence of ``paper`` writes: with a version ("Qwen2.5-7B", "SD1.5") or
     inner capitals ("TabICL", "PixArt", "LLaVA"), none the paper's own (a word of its label, or a name its abstract
     introduces or defines: "DeltaDirect, a ...", "Cell-free DNA (cfDNA)"), none of a link. A name alone does not
-    say model, dataset or method: the list asking for models says so in its header."""
+    say model, dataset or method: the list asking for models says so in its header. Names a sentence gives as
+    examples of methods ("parameter-efficient methods such as LoRA and DoRA") are methods the paper works with, not
+    models it runs on: the Token Hypothesis had been listed for naming its pretrained models in four tuning sets
+    (probe80-84, probe88)."""
     out = []
+    methods = [m.span(1) for m in _METHOD_EXAMPLES.finditer(sentence)]
     for match in _NAME_TOKEN.finditer(sentence):
+        if any(start <= match.start() < end for start, end in methods):
+            continue
         token = match.group(0).rstrip(".,")
         parts = [part for part in re.split(r"[-+/]", token) if part]
         if _LINK_PART.search(token) or not _VERSIONED_OR_CAMEL.search(token) \
@@ -158,6 +164,9 @@ def _introduces(text: str, name: str) -> bool:
 
 
 _VERSIONED_OR_CAMEL = re.compile(r"[A-Za-z]\d|[a-z][A-Z]")
+_METHOD_EXAMPLES = re.compile(r"\b(?:methods?|techniques?|approaches|algorithms?)\s+"
+                              r"(?:such\s+as|like|including|e\.g\.,?)\s+((?:[\w.+-]+(?:\s*,\s*|\s+(?:and|or)\s+))*[\w.+-]+)",
+                              re.IGNORECASE)
 _LINK_PART = re.compile(r"\.[a-z]{2,}|https?:|www\.", re.IGNORECASE)
 
 

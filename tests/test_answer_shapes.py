@@ -486,6 +486,7 @@ def test_papers_naming_the_models_they_use_are_those_whose_abstracts_write_a_mod
     assert {"p07", "p12", "p15", "p16", "p19"} <= set(members) and not possible, answer.text
     assert "name of another model, dataset or method" in first_sentence(answer.text), answer.text
     assert not {"p01", "p05", "p10", "p11"} & set(members), answer.text  # (naming only their own constructs)
+    assert "p18" not in members, answer.text  # ("methods such as LoRA and DoRA": methods, not its models)
 
 
 @pytest.mark.parametrize("question", ["Is there anything on non-human animals in this batch?",

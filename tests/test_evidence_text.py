@@ -65,6 +65,10 @@ def test_the_names_of_other_work_are_coined_names_the_abstract_does_not_introduc
     assert others_named(sentences[0], paper) == []  # its own names, and what it defines
     assert others_named(sentences[1], paper) == ["TabICL", "Qwen2.5-7B"]  # ("GLUE": no version, no inner capital)
     assert others_named(sentences[2], paper) == []  # a link
+    # names given as examples of methods are methods it works with, not models it runs on (probe80-84, probe88)
+    assert others_named("It composes with parameter-efficient methods such as LoRA and DoRA on Qwen2.5-7B.",
+                        paper) == ["Qwen2.5-7B"]
+    assert others_named("It composes with LoRA and DoRA.", paper) == ["LoRA", "DoRA"]
 
 
 def test_an_acronym_defined_after_emphasis_markup_is_read() -> None:
