@@ -825,7 +825,7 @@ def _listed_items(sentence: str) -> str:
     that kind of thing." and "Count LLMs, multimodal LLMs and LLM agents." give examples of the criterion asked
     before them, and had been left out of the list's alternatives (probe84 qb006, probe89 qg011); "" for any other
     sentence."""
-    text = _LIST_TAIL.sub(lambda m: f", or{m.group(1)[1:]}", sentence.strip(" .!?"))
+    text = _tail_as_or(sentence.strip(" .!?"))
     counting = _COUNTING_IN.match(text)  # (after "Count ...", "and" joins items too; else it may join a clause's)
     separator = rf"{_EXAMPLE_SEPARATOR.pattern}|\s+and\s+" if counting else _EXAMPLE_SEPARATOR.pattern
     items = [item.strip() for item in re.split(separator, text[counting.end():] if counting else text,
@@ -836,6 +836,11 @@ def _listed_items(sentence: str) -> str:
 
 
 _COUNTING_IN = re.compile(r"^(?:count|counting|include|including|incl\.?)\s+", re.IGNORECASE)
+
+
+def _tail_as_or(text: str) -> str:
+    """ "A, B, C, that kind of thing" -> "A, B, or C": the list's alternatives, as an "or" would join them."""
+    return _LIST_TAIL.sub(lambda m: f", or{m.group(1)[1:]}", text)
 
 
 def _points_back(asking: str) -> bool:
@@ -1223,7 +1228,7 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     "layers" listed papers that merely have layers (on the tuning sets F1 fell on four such lists).
     """
     question = _OPTIONAL_PREFIX.sub("", _AUXILIARY_OR.sub(lambda m: f"{m.group(1) or m.group(2)} ", question))
-    question = _LIST_TAIL.sub(lambda m: f", or{m.group(1)[1:]}", question)
+    question = _tail_as_or(question)
     if restated := _restated(question, _RESTATED.split(question, maxsplit=1), drop):
         return restated
     for match in _EXAMPLES.finditer(question):
@@ -1846,9 +1851,10 @@ def clauses(question: str) -> list[str]:
 
 
 def counted_nouns(question: str) -> list[str]:
-    """Everything a question counts, each "how many" its own, first first: "How many birds are in V33DA, and how
-    many audio channels and camera views?" -> birds, audio channels. A sentence counting any of them answers: the V33DA
-    abstract had been said to give "no figure" while quoting its "5-channel audio with three camera views"."""
+    """Everything a question counts, each "how many" its own, in the question's order: "How many birds are in V33DA,
+    and how many audio channels and camera views?" -> birds, audio channels. A sentence counting any of them
+    answers: the V33DA abstract had been said to give "no figure" while quoting its "5-channel audio with three
+    camera views"."""
     nouns = (_noun_phrase(match.group(1).split(), plural=True) for match in _HOW_MANY.finditer(question))
     return [noun for noun in nouns if noun]
 
