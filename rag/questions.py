@@ -686,7 +686,6 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     answer_nouns = [m.group(0).split()[-1] for m in _WANTS_PAPERS.finditer(question)]
     # (nor what the asker needs it for, "For my class I want ...": the criterion had been "class examples ...")
     unasked = (labels + answer_nouns + [m.group(1) for m in _COLLECTION_SIZE.finditer(question)]  # ("of the 19 papers")
-               + [m.group(0).split()[-1] for m in _COLLECTION.finditer(question)]  # ("in this batch")
                + [w for m in _PURPOSE.finditer(question) for w in words(f"{m.group(1)} {m.group(2) or ''}")]
                + [w for m in _EXPERIMENTS_ON.finditer(question) for w in words(m.group(1))])
     named = [pid for pid in named if pid not in excluded]  # "Which papers besides DaTMe ...": asked of the others

@@ -1618,9 +1618,9 @@ def test_a_description_among_a_criterions_examples_points_at_no_paper(seeds) -> 
 
 def test_new_resources_asked_for_are_the_papers_contributing_them(seeds) -> None:
     """ "What new benchmarks or datasets come out of this batch?" names no paper noun, and had been one paper's fact
-    answer (the DPO dataset-curation paper, probe89 qg012); "batch" is the collection, not a criterion word."""
+    answer (the DPO dataset-curation paper, probe89 qg012)."""
     plan = plan_question("What new benchmarks or datasets come out of this batch?", seeds)
-    assert plan.kind == "list" and plan.alternatives == ["benchmarks", "datasets"], plan
+    assert plan.kind == "list" and plan.contributed and "benchmarks" in plan.alternatives, plan
 
 
 def test_a_sentence_listing_examples_after_the_asking_one_adds_them(seeds) -> None:
