@@ -2042,17 +2042,23 @@ _ASKS_QUANTITY = re.compile(r"\b(?:what|which|how\s+much)\b(?:(?!\s-\s)[^,;:.?!(
 
 def _one_beats_another(question: str, mentions: Sequence[int]) -> bool:
     """Whether the words between two named papers rank one over the other: "Does VolumeProbe beat META-DINO?",
-    "does VolumeProbe do better or worse than META-DINO". Not "compare META-DINO and VolumeProbe: how does each
-    make learning better", where nothing between the names relates them."""
+    "does VolumeProbe do better or worse than META-DINO", or measure one on the other: "How does RISE do when
+    evaluated on Who&When Pro?" (asked in three tuning sets; RISE's own benchmarks had been quoted as if they were
+    it). Not "compare META-DINO and VolumeProbe: how does each make learning better", where nothing between the
+    names relates them."""
     at = sorted(mentions)
     between = [question[start:end] for start, end in zip(at, at[1:], strict=False)]
-    return any(_OUTDOES.search(b) and not _CLAUSE_MARK.search(b) and len(b.split()) <= VERSUS_WORDS for b in between)
+    return any((_OUTDOES.search(b) or _MEASURED_ON.search(b)) and not _CLAUSE_MARK.search(b)
+               and len(b.split()) <= VERSUS_WORDS for b in between)
 
 
 # Both names in one short clause: "How does DaTMe make diffusion faster and better, and how does the Token Hypothesis
 # ...?" asks each about itself. (Searched from the first name's first letter: a name holds none of these words.)
 VERSUS_WORDS = 8  # the first name and "do better or worse than" with a word to spare
 _CLAUSE_MARK = re.compile(r"[,;:?!]|\.\s")
+# ... and measured on the second name: "evaluated on", "try their method on the" right before it
+_MEASURED_ON = re.compile(r"\b(?:evaluat|test|tri|try|run|ran|benchmark|assess|appl|validat)\w*\b.*\bon\s+(?:the\s+)?$",
+                          re.IGNORECASE)
 _OUTDOES = re.compile(r"\b(?:beats?|beaten|outperform\w*|surpass\w*|better|worse|stronger|weaker|superior|inferior)"
                       r"\b", re.IGNORECASE)
 

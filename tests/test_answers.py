@@ -175,6 +175,12 @@ def test_whether_one_paper_beats_another_needs_an_abstract_naming_the_other(seed
     assert "BetaCast cuts mean error by 8% over persistence forecasts" in answer.text, answer.text
     answer = mini.answer("Does AlphaCast beat BetaCast on mean error?")
     assert not answer.refused and "outperforms BetaCast by 12%" in answer.text, answer.text
+    # one measured on the other: "How does RISE do when evaluated on Who&When Pro?" (probe86 qd040, probe94 ql039)
+    for question in ("How does GammaMap do when evaluated on BetaCast?", "Did the GammaMap team also try their "
+                                                                           "method on the BetaCast gauges?"):
+        answer = mini.answer(question)
+        assert answer.text.startswith("The GammaMap and BetaCast abstracts do not report a head-to-head comparison"), \
+            answer.text
 
 
 # --------------------------------------------------------------------------- citation checker
