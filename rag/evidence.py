@@ -127,8 +127,17 @@ def spelled_by(acronym: str, text: str, minimum: int | None = None) -> bool:
     letters = acronym.removesuffix("s").lower() if len(acronym) > 2 else acronym.lower()  # ("LLMs")
     if len(letters) < (minimum or INITIALISM_MIN) or not letters.isalpha():
         return False
-    initials = "".join(w[0].lower() for w in re.findall(r"[A-Za-z]+", text) if w.lower() not in STOPWORDS)
-    return letters in initials
+    return letters in _initials(text)
+
+
+INITIALS_CACHE = 1 << 10  # abstracts and sentences whose initials are remembered (a few hundred bytes each)
+
+
+@functools.lru_cache(maxsize=INITIALS_CACHE)
+def _initials(text: str) -> str:
+    """The first letters of a text's words, stopwords aside and hyphened parts apart, remembered: asked which models
+    a paper used, every capitalised token of every sentence checks its whole abstract's initials."""
+    return "".join(w[0].lower() for w in re.findall(r"[A-Za-z]+", text) if w.lower() not in STOPWORDS)
 
 
 def others_named(sentence: str, paper: Paper) -> list[str]:
