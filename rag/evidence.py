@@ -436,6 +436,7 @@ class Acronyms:
 
     def __init__(self, papers: Sequence[Paper]) -> None:
         self.long_of: dict[str, str] = {}
+        inner: list[tuple[str, str]] = []
         self._written: dict[str, str] = {}  # the acronym as the abstracts write it ("DGP", "cfDNA")
         for paper in papers:
             text = unmarked(paper.text)  # ("we introduce \emph{Source-Instance Fidelity} (SIF)")
@@ -447,6 +448,10 @@ class Acronyms:
                 if short and long:
                     self.long_of.setdefault(short.lower(), long)
                     self._written.setdefault(short.lower(), short)
+                    inner += _inner_definitions(short, long, text)
+        for short, long in inner:  # (after every definition: one the abstracts state is never overridden)
+            self.long_of.setdefault(short.lower(), long)
+            self._written.setdefault(short.lower(), short)
         self._short_of = {long.lower(): short for short, long in self.long_of.items() if len(long.split()) > 1}
         self._longs_by_first: dict[str, list[str]] = defaultdict(list)
         for long in self._short_of:
@@ -569,6 +574,21 @@ def _definitions(text: str) -> Iterator[tuple[str, str]]:
         if found and found.end() == paren.end():
             done = found.end()
             yield found.group(1), found.group(2)
+
+
+def _inner_definitions(short: str, long: str, text: str) -> list[tuple[str, str]]:
+    """The acronyms inside a defined one that the defining abstract also writes alone: "multi-agent reinforcement
+    learning (MARL)" and "standard RL" define RL as "reinforcement learning", whose words give R and L. Undefined,
+    "Which papers use RL?" had listed only the abstract writing "RL", not the one writing the words (a dozen tuning
+    lists ask for RL by its acronym)."""
+    parts = [part for word in long.split() for part in word.split("-") if part]
+    letters = [c for c in short if c.isupper() or c.isdigit()]
+    if len(parts) != len(letters):
+        return []
+    runs = [(start, end) for start in range(len(letters)) for end in range(start + 2, len(letters) + 1)
+            if end - start < len(letters)]
+    return [("".join(letters[start:end]), " ".join(parts[start:end])) for start, end in runs
+            if re.search(rf"\b{''.join(letters[start:end])}s?\b", text)]
 
 
 def _first_token(phrase: str) -> str:

@@ -1113,6 +1113,15 @@ def test_papers_evaluating_on_benchmarks_are_not_read_as_contributing_one(seed_a
     assert {"p04", "p16"} <= set(members + possible)
 
 
+def test_an_acronym_written_inside_a_defined_one_lists_the_papers_spelling_its_words(seed_assistant) -> None:
+    """The seeds write "multi-agent reinforcement learning (MARL)" and "standard RL" (Selective Social Learning);
+    RISE writes "Reinforcement learning from trajectory-level outcomes" and never "RL". Asked for "RL", only the
+    abstract writing the letters had been listed (a dozen tuning lists ask so)."""
+    for criterion in ("RL", "reinforcement learning"):
+        members, possible = listed(seed_assistant.answer(f"Which papers use {criterion}?"))
+        assert {"p02", "p07"} <= set(members), (criterion, members, possible)
+
+
 def test_an_acronym_and_its_long_form_list_the_same_papers(seed_assistant) -> None:
     """ "LLMs" and "large language models" are one criterion (the seeds define one by the other)."""
     short, long = (listed(seed_assistant.answer(f"Which papers are about {criterion}?"))

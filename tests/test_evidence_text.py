@@ -93,6 +93,20 @@ def test_an_undefined_acronym_is_found_from_the_initials_of_a_phrase() -> None:
     assert defined.initialism("reinforcement learning from human feedback") == "RLHF"
 
 
+def test_an_acronym_inside_a_defined_one_is_defined_where_the_abstract_writes_it() -> None:
+    """ "multi-agent reinforcement learning (MARL)" beside "standard RL": RL is "reinforcement learning", so
+    "Which papers use RL?" finds the abstracts writing only the words. A run the abstract never writes ("AR") and
+    a definition the abstracts state are left alone."""
+    acronyms = Acronyms([make_paper("We use multi-agent reinforcement learning (MARL). Standard RL fails.", id="x5"),
+                         make_paper("Reward learning (RL) is new here.", id="x6")])
+    assert acronyms.long_of["marl"] == "multi-agent reinforcement learning"
+    assert acronyms.long_of["rl"] == "reward learning"  # stated by an abstract: kept
+    inner = Acronyms([make_paper("We use multi-agent reinforcement learning (MARL). Standard RL fails.", id="x5")])
+    assert inner.long_of["rl"] == "reinforcement learning"
+    assert "ar" not in inner.long_of and "ma" not in inner.long_of
+    assert "reinforcement learning" in inner.expand("Which papers use RL?")
+
+
 def test_initials_are_not_trusted_where_acronyms_are_so_many_that_they_match_by_chance() -> None:
     """Among 50k abstracts 7,405 acronyms are never defined; runs of a criterion's words spelled 51 of them
     in 389 tuning-list alternatives ("look inside model" -> "LIM"), each a paper listed for nothing."""
