@@ -216,7 +216,7 @@ _ANY_DASH = re.compile(r"\s+[-\u2013\u2014]\s+")  # a dash between words, typed 
 # A list ending "..., that kind of thing" (or "etc.", "and so on", "and the like") lists alternatives as "..., or"
 # would: "proofs, bounds, identifiability results, that kind of thing" had been one criterion of four words
 _LIST_TAIL = re.compile(r"(,[^,;:?.!]+),?\s+(?:(?:that|this)\s+(?:kind|sort)\s+of\s+(?:thing|stuff)|etc\.?"
-                        r"|and\s+so\s+on|and\s+the\s+like|or\s+(?:similar|the\s+like|anything\s+like\s+that))"
+                        r"|and\s+so\s+on|and\s+the\s+like|(?:or\s+)?whatever|or\s+(?:similar|the\s+like|anything\s+like\s+that))"
                         r"(?=\s*(?:[;:?.!)]|$))", re.IGNORECASE)
 # A description runs until its clause ends: a word followed by punctuation, or by "and"/"with"/"vs" and the next
 # "the ..." description, is its last word. Words are whole ("Qwen2.5" is one word, "model." is "model").
@@ -804,7 +804,7 @@ def _asking_sentence(question: str) -> tuple[str, bool]:
     abstracts say code is released?"); one after the asking ("Which papers contribute theory: proofs, bounds
     ...?") details it. Empty for a question of one sentence ("i.e." and "e.g." end none). With it, whether the
     asking points back at the sentences before it, and so is all of them."""
-    sentences = [part for s in split_sentences(question) for part in _after_preamble(s.text)]
+    sentences = [part for s in question_sentences(question) for part in _after_preamble(s)]
     asking = [s for s in sentences if _SET_VALUED.search(s)]
     if len(sentences) < 2 or not asking:
         return "", False
@@ -849,6 +849,9 @@ def _points_back(asking: str) -> bool:
     # (the asked noun is found before "these papers" is blanked: blanked first, "Which of these papers say their
     # code ...?" had hidden "papers", and "their" looked like pointing back)
     text = _OF_THESE_SET.sub(" ", asking)  # ("which of these studies ...": the collection, pointing at nothing said)
+    # (opening the sentence, "which of these involve animals?" asks of the collection, probe98 qp012; "..., and which
+    # of those also combine ...?" of the papers just asked for)
+    text = _WHICH_OF_THESE.sub(r"\1", text)
     if noun := _ASKED_SET_NOUN.search(text):
         after = text[noun.end():]
         if _STANDS_FOR_SAID.search(after) and len(content_terms(after)) <= MAX_POINTING_TERMS:
@@ -872,6 +875,7 @@ _PREAMBLE_COLON = re.compile(r":\s+|\s+[-\u2013\u2014]\s+")  # (a spaced dash to
 _OF_THE_LAST = re.compile(r"\b(?:of|among)\s+(?:them|these|those)\b", re.IGNORECASE)
 _ASKED_SET_NOUN = re.compile(rf"\b{_SET_NOUN}\b", re.IGNORECASE)
 _OF_THESE_SET = re.compile(rf"\b(?:of|among)\s+(?:these|those)\s+(?=(?:[\w-]+\s+){{0,2}}?{_SET_NOUN}\b)", re.IGNORECASE)
+_WHICH_OF_THESE = re.compile(r"^\W*(which|any|how\s+many)\s+(?:of|among)\s+(?:these|those)\b", re.IGNORECASE)
 _PERSONAL_PRONOUN = re.compile(r"\b(?:it|its|they|them|their)\b", re.IGNORECASE)
 # "Which abstracts derive one?", "which papers bring it up?": a pronoun standing for what was said before, when
 # beside it the asking says too little to be a criterion (MAX_POINTING_TERMS words); "Which papers say their code
@@ -957,8 +961,7 @@ def _counted_too(question: str) -> tuple[list[str], list[str]]:
     preference tuning too.", "... counting RLHF and preference tuning too") and what it sets aside ("A project web
     page on its own doesn't count.")."""
     counted, uncounted = [], []
-    # (a sentence typed in lower case after the asking is one too: "anything on RL? counting RLHF too")
-    for text in (part.strip("() ") for s in split_sentences(question) for part in _SENTENCE_BREAK.split(s.text)):
+    for text in (s.strip("() ") for s in question_sentences(question)):
         if text.endswith("?"):  # (the asking itself: "Which papers report a token count?")
             continue
         if match := _DOES_NOT_COUNT.match(text):
@@ -971,6 +974,16 @@ def _counted_too(question: str) -> tuple[list[str], list[str]]:
 # (the break after a sentence, its mark kept: the asking is known by its "?")
 _SENTENCE_BREAK = re.compile(r"(?<=[?.!])" + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATED) + r"\s+",
                              re.IGNORECASE)
+
+
+def question_sentences(question: str) -> list[str]:
+    """A question's sentences, one typed in lower case too: "we r starting an animal behaviour collab. which of
+    these involve animals?" asks in its second (an abstract's sentence opens with a capital, a quick question's
+    often not: the preamble had joined the criterion, probe98 qp012), "anything on RL? counting RLHF too" adds to it.
+    """
+    return [part for s in split_sentences(question) for part in _SENTENCE_BREAK.split(s.text) if part.strip()]
+
+
 _COUNTS_TOO = re.compile(r"(?:also\s+)?(?:count(?:ing)?|includ(?:e|ing))\s+(?P<what>.+?)\s+(?:too|as\s+well)\W*$"
                          r"|(?P<also>.+?)\s+(?:also\s+counts?|counts?\s+(?:too|as\s+well))\W*$", re.IGNORECASE)
 _DOES_NOT_COUNT = re.compile(r"(?P<what>.+?)\s+(?:on\s+(?:its|their)\s+own\s+|alone\s+)?(?:does|do)(?:n't|\s+not)"

@@ -621,6 +621,8 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     ("reef work with real surveys - sonar maps, dive counts, tide logs, that kind of thing",
      ["reef real surveys", "sonar maps", "dive counts", "tide logs"]),
     ("sonar maps, dive counts, tide logs etc.", ["sonar maps", "dive counts", "tide logs"]),
+    ("reef work - sonar maps, dive counts, whatever", ["reef", "sonar maps", "dive counts"]),  # (probe66 pg007)
+    ("sonar maps, dive counts, or whatever", ["sonar maps", "dive counts"]),
     # a short parenthesis ending a long description names it: an alternative beside the whole
     ("whether the reef's age can be uniquely recovered from the cores at all (datability)?",
      ["datability", "whether reef age uniquely recovered cores datability"]),
@@ -1586,6 +1588,18 @@ def test_a_preamble_before_a_spaced_dash_is_left_out_of_a_list_criterion(seeds, 
     """ "which of these studies" is the collection, not a pointer back to the preamble."""
     plan = plan_question(question, seeds)
     assert plan.kind == "list" and "robots" not in plan.criterion and "reinforcement" in plan.criterion, plan
+
+
+def test_a_preamble_typed_in_lower_case_is_left_out_of_a_list_criterion(seeds) -> None:
+    """ "we r starting an animal behaviour collab. which of these involve animals?": a sentence typed in lower case
+    is one, and "which of these" opening it is the collection; the preamble had joined the criterion (probe98
+    qp012). "..., and which of those also ...?" still asks of the papers just asked for."""
+    plan = plan_question("im putting together a reef workshop. which of these use sonar maps or dive counts?", seeds)
+    assert plan.kind == "list" and "workshop" not in plan.criterion, plan
+    assert {"sonar maps", "dive counts"} <= set(plan.alternatives), plan
+    those = plan_question("I work on reefs. Which papers use sonar maps, and which of those also use dive counts?",
+                          seeds)
+    assert "reefs" in those.criterion, those
 
 
 def test_a_preamble_describing_kinds_of_work_points_at_no_paper(seeds) -> None:
