@@ -1117,6 +1117,11 @@ def _count_words(count: int) -> str:
     return f"(?:{count}|{NUMBER_WORDS.get(count, str(count))})"
 
 
+def writes_count(text: str, count: int) -> bool:
+    """Whether the text counts something by this number ("across three MARL environments")."""
+    return bool(re.search(rf"\b{_count_words(count)}\s+[a-z]", text, re.IGNORECASE))
+
+
 def names_one_of(sentence: str, count: int, noun: str) -> bool:
     """Does the sentence name one of the ``count`` things asked for, without listing them all: "admits the
     complementary failure mode, conditional-mean degeneration" for two failure modes (the noun, then its name).

@@ -57,6 +57,7 @@ from .evidence import (
     term_stems,
     uses_word,
     words,
+    writes_count,
 )
 from .filters import Filters
 from .lexical import FORM_WORDS, NON_TOPICAL, stem
@@ -729,7 +730,7 @@ class Gatherer:
         if (noun := names_asked(plan.question)) and gathered.focus and not self._names_any(gathered.focus):
             self._lead_with_noun(gathered, noun)
             return Missing("kind", labels, [], "names", None, noun)
-        if plan.expects not in ("figure", "enumeration", "winner"):
+        if plan.expects not in ("figure", "enumeration", "winner") or self._calls_otherwise(plan, answering):
             return None
         best = gathered.evidence[0].score
         candidates = gathered.extra + [e for e in gathered.evidence if e.score >= EXPECTED_WITHIN * best]
@@ -750,6 +751,17 @@ class Gatherer:
         across = plan.expects == "winner" and not gathered.focus  # "Which benchmark is the largest?": of them all
         asked = superlative(plan.question) if plan.expects == "winner" else plan.count_noun  # ("the largest")
         return Missing("kind", [] if across else labels, [], plan.expects, plan.count, asked)
+
+    @staticmethod
+    def _calls_otherwise(plan: QuestionPlan, papers: Sequence[Paper]) -> bool:
+        """Whether the things an enumeration counts go by a word the answering abstract never writes, nor counts
+        anything by that number ("the two versions of VolumeProbe": "a lightweight Lite variant ..., and a diagnostic
+        Feat variant"): whether it names them its words show, and "does not name the two versions" had been said
+        while quoting them. Counted ("across three MARL environments", asked as "the 3 marl envs"), they are said
+        not to be named."""
+        head = plan.count_noun.split()[-1] if plan.expects == "enumeration" and plan.count_noun.split() else ""
+        return bool(head) and plan.count is not None and not any(
+            uses_word(paper.text, head) or writes_count(paper.text, plan.count) for paper in papers)
 
     def _names_any(self, paper_ids: Sequence[str]) -> bool:
         """Whether any of these abstracts names a model, dataset or method besides the paper's own: asked "Which

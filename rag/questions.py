@@ -316,6 +316,15 @@ _COUNT_LIST = re.compile(
     r"(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+((?:[\w-]+\s+){0,4}[\w-]+)",
     re.IGNORECASE,
 )
+# ... or counted first and asked for by name after: "SSL is tested on three MARL environments - what are their names?"
+# (read as "what are ...", the answer had quoted the sentence saying "three MARL environments" as if it named them,
+# where the dev question asking "the names of the three ..." was told the abstract does not name them, probe97 qo037)
+_COUNTED_THEN_NAMED = re.compile(
+    r"\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+((?:[\w-]+\s+){0,4}[\w-]+)[^?]*?"
+    r"\b(?:what\s+(?:are|were)\s+(?:their|the)\s+names|(?:can\s+you\s+)?name\s+them"
+    r"|(?:what|which)\s+(?:ones\s+)?(?:are|were)\s+they(?:\s+called)?)\b",
+    re.IGNORECASE,
+)
 _HOW_MANY = re.compile(r"\b(?:how\s+many|what\s+number\s+of|number\s+of)\s+((?:[\w&+.-]+\s*){1,4})", re.IGNORECASE)
 # The pronouns and ordinals by which a question points back at the conversation's papers.
 _PRONOUNS = (r"they|them|their|it|its|these|those|either|neither|which\s+one|each\s+one|of\s+the\s+(?:two|three|four)"
@@ -1796,7 +1805,7 @@ _ESTIMATED_AMOUNT = re.compile(r"\b(?:(?:estimat|measur|determin|decid|quantif|c
 def expected_answer(question: str) -> Expects:
     if _FIGURE.search(_ESTIMATED_AMOUNT.sub(" ", question)):
         return "figure"
-    if _COUNT_LIST.search(question):
+    if _COUNT_LIST.search(question) or _COUNTED_THEN_NAMED.search(question):
         return "enumeration"
     if _WINNER.search(question):
         return "winner"
@@ -1890,8 +1899,9 @@ def _noun_phrase(tokens: Sequence[str], plural: bool = False) -> str:
 
 
 def listed_count(question: str) -> tuple[int | None, str]:
-    """"Which three evaluation regimes ..." -> (3, "evaluation regimes ...")."""
-    match = _COUNT_LIST.search(question)
+    """"Which three evaluation regimes ..." -> (3, "evaluation regimes ..."), as does "... three evaluation regimes -
+    what are they?"."""
+    match = _COUNT_LIST.search(question) or _COUNTED_THEN_NAMED.search(question)
     if not match:
         return None, ""
     number = _number(match.group(1).lower())

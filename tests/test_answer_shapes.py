@@ -933,6 +933,30 @@ def test_named_things_asked_for_are_quoted_or_said_not_to_be_named(seed_assistan
         assert not answer.refused and named in answer.text, answer.text
 
 
+@pytest.mark.parametrize("question", ["What are the names of the two versions of VolumeProbe?",
+                                      "VolumeProbe comes in two flavours - what are they called?"])
+def test_things_an_abstract_calls_otherwise_are_quoted_not_said_to_be_unnamed(seed_assistant, question) -> None:
+    """VolumeProbe's abstract names "a lightweight Lite variant ... and a diagnostic Feat variant"; asked for its two
+    "versions", the answer had said it "does not name the two versions" while quoting that sentence (probe52 ph019,
+    probe74 po031)."""
+    answer = seed_assistant.answer(question)
+    assert cited_ids(answer) == ["p14"] and not answer.refused, answer.text
+    assert "Lite variant" in answer.text and "Feat variant" in answer.text, answer.text
+
+
+def test_things_counted_then_asked_for_by_name_are_said_not_to_be_named(seed_assistant) -> None:
+    """ "... on three MARL environments - what are their names?" asks what "What are the names of the three MARL
+    environments ...?" asks; read as "what are ...", the answer had quoted the counting sentence (probe97 qo037)."""
+    answer = seed_assistant.answer("Selective Social Learning runs its experiments in three MARL environments; what "
+                                   "were they called?")
+    assert cited_ids(answer) == ["p02"], answer.text
+    assert answer.refused and first_sentence(answer.text).endswith("does not name the three MARL environments."), \
+        answer.text
+    # counted by the abstract in its own word: still counted, not named ("the 3 marl envs", probe98 qp038)
+    other = seed_assistant.answer("Selective Social Learning: what were the 3 MARL setups called?")
+    assert other.refused and first_sentence(other.text).endswith("does not name the three MARL setups."), other.text
+
+
 @pytest.mark.parametrize(("question", "noun"), [
     ("Which pretraining backbones did the VolumeProbe experiments use?", "pretraining backbones"),
     ("Which 3D self-supervised backbones is VolumeProbe tested with?", "3D self-supervised backbones"),

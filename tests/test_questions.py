@@ -1021,6 +1021,10 @@ def test_expected_answer(question, expects) -> None:
     ("Which 5 cities were routed?", 5, "cities"),
     ("What were the three environments used for testing?", 3, "environments"),  # any tense of "to be"
     ("What is the one metric reported?", None, ""),
+    # counted first, asked for by name after (probe97 qo037)
+    ("The capsule carries four sensors - what are their names?", 4, "sensors"),
+    ("GlowNet is tested in three cities; which are they?", 3, "cities"),
+    ("GlowNet is tested in three cities. How large is each?", None, ""),
 ])
 def test_listed_count_reads_the_number_and_the_listed_noun(question, count, head) -> None:
     number, noun = listed_count(question)
