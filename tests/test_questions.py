@@ -326,10 +326,19 @@ def test_a_count_asked_for_adds_no_alternative() -> None:
     ("Which papers deal with reefs where the currents are not steady - what I would call drift?", False),
     ("Which papers study seasons when the kelp does not grow?", False),
     ("Which papers are not about reefs where the currents are steady?", True),
+    # ... or asking why (probe97 qo015)
+    ("Which papers explain why reef surveys do not carry over to kelp?", False),
 ])
 def test_only_a_negation_in_the_set_question_asks_for_the_complement(question, negated) -> None:
     plan = plan_question(question, [])
     assert plan.set_valued and plan.negated is negated, plan
+
+
+def test_a_reason_asked_for_a_negated_fact_asks_for_no_complement() -> None:
+    """ "Someone used blood DNA to classify fibrosis. Why the methods from cancer do not transfer well?" seeks one
+    paper's reason; read as negated, it had listed the 16 papers not about it (probe97 qo015)."""
+    plan = plan_question("Someone mapped reefs with sonar. Why the methods for kelp do not transfer well?", [])
+    assert not plan.negated and plan.kind != "list", plan
 
 
 @pytest.mark.parametrize(("question", "within", "lacking"), [
