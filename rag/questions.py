@@ -763,7 +763,9 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         # "Of the papers that put out a benchmark, which one does not involve language models?" selects within a set
         # as "which ones" does; read as one paper's fact, the answer had been the 12 papers about neither
         plan.set_valued = True
-    plan.set_phrase = set_phrase(question) if plan.set_valued else ""
+    # (the set the asking sentence names: "Identifiability keeps coming up in the theory submissions. Which abstracts
+    # make identifiability a central result?" asks of every abstract, and had listed the theory papers, probe95 qm006)
+    plan.set_phrase = set_phrase(_asking_sentence(question)[0] or question) if plan.set_valued else ""
     if not plan.set_valued and not named and not _YES_NO.match(question) \
             and (described_set := set_phrase(question, _PAPER_SET)):
         # asks about a set of papers it describes ("Tell me about the medical papers", "the main contribution of each

@@ -1615,6 +1615,17 @@ def test_a_preamble_typed_in_lower_case_is_left_out_of_a_list_criterion(seeds) -
     assert "reefs" in those.criterion, those
 
 
+def test_a_set_named_outside_the_asking_sentence_does_not_narrow_the_list(seeds) -> None:
+    """ "Identifiability keeps coming up in the theory submissions. Which abstracts make identifiability a central
+    result?" asks of every abstract; the preamble's "theory submissions" had made the list the theory papers
+    (probe95 qm006). Named in the asking sentence, the set still narrows it."""
+    plan = plan_question("Sonar keeps coming up in the robotics submissions. Which abstracts make sonar mapping a "
+                         "central result?", seeds)
+    assert plan.kind == "list" and not plan.set_phrase and "sonar" in plan.criterion, plan
+    among = plan_question("Sonar keeps coming up. Which of the robotics papers make sonar a central result?", seeds)
+    assert among.set_phrase == "robotics", among
+
+
 def test_a_preamble_describing_kinds_of_work_points_at_no_paper(seeds) -> None:
     """ "the math-heavy work" of a preamble had been a description, and the list one paper's answer."""
     plan = plan_question("I'm trying to separate the math-heavy work from the benchmark-chasing. Which papers back "
