@@ -1890,7 +1890,7 @@ def _noun_phrase(tokens: Sequence[str], plural: bool = False) -> str:
     "signals go into it" -> "signals", "multi-agent reinforcement learning environments were" -> "... environments".
     """
     noun: list[str] = []
-    for token in tokens:
+    for token in _after_name(tokens):
         if token.lower() in STOPWORDS or token.lower() in FORM_WORDS:
             break
         noun.append(token)
@@ -1899,6 +1899,23 @@ def _noun_phrase(tokens: Sequence[str], plural: bool = False) -> str:
     while len(noun) > 1 and any(c.isupper() or c.isdigit() for c in noun[-1]):
         noun.pop()  # a name after the noun is its owner, not the noun (one alone is the noun: "GPU-hours")
     return " ".join(noun)
+
+
+def _after_name(tokens: Sequence[str]) -> Sequence[str]:
+    """The tokens after a name that opens them and begins with a capitalised stopword ("All of Us participants" ->
+    "participants"): the noun after it is what is counted, and the name's "All" had ended the phrase before it began,
+    so any number the abstract wrote counted as the answer to how many participants (four tuning sets)."""
+    if not tokens or not tokens[0][:1].isupper() or tokens[0].lower() not in STOPWORDS:
+        return tokens
+    end = 1
+    while end < len(tokens) and (tokens[end][:1].isupper() or _joins_name(tokens, end)):
+        end += 1
+    return tokens[end:] if end < len(tokens) else tokens
+
+
+def _joins_name(tokens: Sequence[str], at: int) -> bool:
+    """Whether a stopword joins two capitalised words of one name ("of" in "All of Us")."""
+    return tokens[at].lower() in STOPWORDS and at + 1 < len(tokens) and tokens[at + 1][:1].isupper()
 
 
 def listed_count(question: str) -> tuple[int | None, str]:

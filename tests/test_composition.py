@@ -644,6 +644,13 @@ def test_a_count_of_any_thing_asked_answers_a_question_counting_several(seed_ass
     assert not answer.refused and "three camera views" in answer.text, answer.text
 
 
+def test_a_count_after_a_name_with_a_stopword_counts_the_noun_after_it(seed_assistant) -> None:
+    """ "How many All of Us participants ...": the name's "All" had ended the counted noun before it began, so any
+    number of the abstract answered it; the tabular abstract counts no participants (four tuning sets)."""
+    answer = seed_assistant.answer("How many All of Us participants did the tabular foundation model paper study?")
+    assert answer.refused and "gives no figure" in answer.text, answer.text
+
+
 def test_how_many_beings_is_answered_by_a_count_of_individuals(seed_assistant) -> None:
     """V33DA counts its birds as "10 individuals" in the sentence on per-bird telemetry."""
     answer = seed_assistant.answer("How many birds were recorded for the V33DA benchmark?")
