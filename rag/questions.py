@@ -70,6 +70,9 @@ _SET_VALUED = re.compile(
     r"|\b(?:which|what|any|list|show)\s+(?:[\w-]+\s+){0,3}?ones\b"
     # ("I need all papers that say code is released": it had compared the three papers closest to it)
     rf"|\b(?:need|want)\s+(?:all|every)\s+(?:(?:the|of\s+the)\s+)?(?:{_PAPER_NOUNS}|{_PAPER_NOUN})\b"
+    # ... or "the" papers a clause describes ("I need the submissions that put out a new benchmark", "I'd like the
+    # studies that test on synthetic data first": one paper's fact answer had been given, probe95 qm001, probe99 qr012)
+    rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+the\s+{_PAPER_NOUNS}\s+(?:that|which|where|whose)\b"
     r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
     # ("What new benchmarks or datasets come out of this batch?": the papers contributing them, probe89 qg012)
     r"|\b(?:what|which)\s+(?:new|novel)\s+(?:[\w-]+\s+){0,2}?(?:benchmarks|datasets|data\s+sets|corpora)\b"
@@ -365,6 +368,7 @@ _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|an
                            # (it had been read as asking for the collection's overview)
                            rf"|\b(?:all|every)\s+(?:(?:of\s+)?the\s+)?(?:{_SET_NOUN}|{_PAPER_NOUN})"
                            rf"(?=\s+(?:where|that|which|whose|with)\b)"
+                           rf"|(?<=\bneed\s|want\s|like\s)the\s+{_PAPER_NOUNS}(?=\s+(?:where|that|which|whose)\b)"
                            # or all of it, typed as a noun phrase: "medical papers", "any rl papers?" (it had been
                            # taken for an overview request)
                            rf"|^\W*(?:any\s+)?(?!(?:the|these|those|all|some|other|my|our)\b)(?:[\w/&+.-]+\s+){{1,4}}"
@@ -1227,7 +1231,7 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
 # A parenthesis pointing back at the topic, "identifiability (or its failure)", is the same topic: "failure" alone
 # had listed the failure papers.
 _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to|even\s+(?:if|when|though))"
-                       r"|,\s+not\s+(?:just|only|merely|simply))\b[^,;:?.!()]*"
+                       r"|(?:,|\s[-\u2013\u2014])\s+not\s+(?:just|only|merely|simply))\b[^,;:?.!()]*"
                        r"|,\s+whether\b[^;:?.!()]*"  # (to the sentence's end: ", whether in people, animals or AI")
                        r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|not|except|excluding"
                        r"|or\s+(?:its|their|the\s+lack\s+of|lack)\b)[^()]*\)",

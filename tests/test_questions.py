@@ -124,6 +124,9 @@ def test_the_name_index_finds_exactly_what_scanning_every_abstract_finds(seeds, 
     "reef monitoring papers (sonar, drones, divers)",
     "I need all papers that say code is released or coming",  # (it had compared the three papers closest to it)
     "We want every abstract that reports drone surveys.",
+    # "the" papers a clause describes (probe95 qm001, probe99 qr012)
+    "For the reef session I need the submissions that release sonar maps.",
+    "I'd like the studies that test on synthetic reefs first and then on real ones.",
 ])
 def test_questions_about_sets_of_papers_suggest_a_list(question) -> None:
     plan = plan_question(question, [])
@@ -181,6 +184,7 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Which papers map reefs (not just describing a known bleaching event)?", "map reefs"),
     ("Give me everything on reef mapping, even if mapping is only one of several aims.", "reef mapping"),
     ("I want every paper with a reef survey, not just lab experiments.", "reef survey"),
+    ("I want every paper with a reef survey \u2014 not just lab experiments.", "reef survey"),  # (probe95 qm001)
     ("Which papers map reefs, whether by drone or by diver?", "map reefs"),
     ("Who maps reefs, whether in lagoons, atolls or open sea?", "maps reefs"),  # (to the end, commas and all)
     # the asker and the corpus
