@@ -651,6 +651,16 @@ def test_a_count_after_a_name_with_a_stopword_counts_the_noun_after_it(seed_assi
     assert answer.refused and "gives no figure" in answer.text, answer.text
 
 
+def test_the_value_of_a_measure_is_a_figure_in_a_sentence_writing_the_measure(seed_assistant) -> None:
+    """ "The accelerometer oracle stays near-perfect across regimes" gives no accuracy; another V33DA sentence's
+    "33,625 verified events" had answered "What exact attribution accuracy does the accelerometer oracle achieve?"
+    (five tuning sets). A sentence giving the measure's value still answers."""
+    answer = seed_assistant.answer("What caller-identification accuracy does the V33DA accelerometer oracle get?")
+    assert answer.refused and "gives no figure" in answer.text, answer.text
+    given = seed_assistant.answer("What motion direction accuracy does DeltaDirect reach on MODIRECT-SYNBENCH?")
+    assert not given.refused and "85.4%" in given.text, given.text
+
+
 def test_how_many_beings_is_answered_by_a_count_of_individuals(seed_assistant) -> None:
     """V33DA counts its birds as "10 individuals" in the sentence on per-bird telemetry."""
     answer = seed_assistant.answer("How many birds were recorded for the V33DA benchmark?")

@@ -1022,6 +1022,9 @@ def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
     ("Which work proves a limit on how much information any classifier can recover?", "any"),
     ("On how many benchmarks is GlowNet evaluated?", "figure"),
     ("Which of GlowNet and TideFormer is better?", "any"),  # comparison, not a superlative
+    # the value of a measure, after modifiers too (probe62 pc034)
+    ("What exact routing accuracy does GlowNet achieve?", "figure"),
+    ("What F1 does TideFormer reach?", "figure"),
 ])
 def test_expected_answer(question, expects) -> None:
     assert expected_answer(question) == expects
