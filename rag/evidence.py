@@ -992,7 +992,12 @@ RELEASED_THINGS = frozenset(["code", "github", "repository", "repo", "open-sourc
 # Nor which checks of their own design they ran: an ablation asked about and unwritten is "not stated" ("Did the DGP
 # paper ablate the dynamic gating?" had quoted DGP's gains, probe75 pq035); a reviewer's standing question.
 _CHECKS_RUN = frozenset(["ablation", "ablations", "ablate", "ablated", "ablating", "hyperparameter", "hyperparameters"])
-_SELDOM_WRITTEN = RELEASED_THINGS | _CHECKS_RUN
+# ... nor how they report their statistics: seeds, significance, intervals, annotators' agreement ("Were RISE's gains
+# averaged over several random seeds?" had quoted the gains; "What was the inter-annotator agreement on Who&When Pro's
+# labels?" the benchmark's size; seven tuning questions).
+_STATISTICS_REPORTED = frozenset(["seed", "seeds", "significance", "intervals", "inter-annotator", "p-value",
+                                  "p-values"])
+_SELDOM_WRITTEN = RELEASED_THINGS | _CHECKS_RUN | _STATISTICS_REPORTED
 
 
 def _shipping(entry: Banked, released: set[str]) -> Sentence | None:

@@ -714,6 +714,18 @@ def test_an_ablation_asked_about_and_never_written_is_not_stated(seed_assistant)
     assert not written.refused and "ablation" in written.text, written.text
 
 
+@pytest.mark.parametrize(("question", "term"), [
+    ("Did the DaTMe experiments use several seeds?", "seeds"),
+    ("Is DGP's gain over LLaVA-1.5 backed by significance tests?", "significance"),
+    ("How well did the V33DA annotators agree (inter-annotator scores)?", "inter-annotator"),
+])
+def test_statistics_asked_about_and_never_written_are_not_stated(seed_assistant, question, term) -> None:
+    """How results are reported (seeds, significance, intervals, annotators' agreement) is a field abstracts seldom
+    fill, like an ablation: "Were RISE's gains averaged over several random seeds?" had quoted the gains."""
+    answer = seed_assistant.answer(question)
+    assert answer.refused and f'"{term}"' in answer.text.split("\n")[0], answer.text
+
+
 @pytest.mark.parametrize("question", [
     "How long does the tensor-train counting pipeline take to run on the largest Sudoku?",
     "How much faster are the tensor-train weighted model counting pipelines than exact compilation?",
