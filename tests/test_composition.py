@@ -659,6 +659,9 @@ def test_the_value_of_a_measure_is_a_figure_in_a_sentence_writing_the_measure(se
     assert answer.refused and "gives no figure" in answer.text, answer.text
     given = seed_assistant.answer("What motion direction accuracy does DeltaDirect reach on MODIRECT-SYNBENCH?")
     assert not given.refused and "85.4%" in given.text, given.text
+    # a setting's value too: "Sudokus of increasing size ... orders-of-magnitude more accurate" gives no size
+    size = seed_assistant.answer("What Sudoku size did the approximate weighted model counting pipelines reach?")
+    assert size.refused and "gives no figure" in size.text, size.text
 
 
 def test_how_many_beings_is_answered_by_a_count_of_individuals(seed_assistant) -> None:
