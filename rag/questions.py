@@ -298,9 +298,6 @@ _TOKEN = re.compile(r"(?<![\w&+.-])[A-Za-z][\w&+-]*(?:\.\d+[\w-]*)?[\w+]?")
 # Verbs whose "how much" asks for an amount ("how much does X reduce latency"), unlike "how much does X depend on".
 _CHANGE_VERBS = (r"(?:reduce|improve|increase|decrease|cut|save|speed|accelerate|beat|outperform|exceed|gain"
                  r"|lower|raise|boost|drop|shrink|grow|compress)\w*")
-# Names of evaluation measures (a lexicon of the field's metrics, not of any question)
-_MEASURE = (r"\b(?:accuracy|accuracies|precision|recall|F1|F-score|AUC|AUROC|AUPRC|sensitivity|specificity|BLEU"
-            r"|ROUGE|perplexity|mAP|IoU|Dice|error\s+rate|exact\s+match)\b")
 _FIGURE = re.compile(
     # ("choosing what to merge by how much each region is still changing": a clause after it, no amount asked)
     r"\bhow\s+many\b|\bby\s+how\s+much\b(?!\s+(?:each|every|the|a|an|this|that|its|their)\b)"
@@ -315,10 +312,7 @@ _FIGURE = re.compile(
     r"|amount|size|margin|speedup|speed-up|ratio)\b|\bpercentage\s+points?\b"
     r"|\b(?:what|how\s+much)\s+(?:[\w-]+\s+){0,2}?(?:speedup|speed-up|reduction|improvement|gain|increase|decrease"
     r"|drop|saving|savings)s?(?:\s+(?:factor|ratio|rate))?\s+(?:does|do|did|is|are|was|were|can|could)\b"
-    r"|\bhow\s+(?:large|big|long|fast|small)\b"
-    # (the value of a measure: "What exact attribution accuracy does the accelerometer oracle achieve?", probe62 pc034)
-    rf"|\bwhat\s+(?:[\w-]+\s+){{0,3}}?{_MEASURE}\s+(?:scores?\s+|values?\s+)?(?:does|do|did|is|was|were|are|can|could"
-    r"|would)\b",
+    r"|\bhow\s+(?:large|big|long|fast|small)\b",
     re.IGNORECASE,
 )
 _COUNT_LIST = re.compile(
@@ -1816,7 +1810,9 @@ _ESTIMATED_AMOUNT = re.compile(r"\b(?:(?:estimat|measur|determin|decid|quantif|c
 
 
 def expected_answer(question: str) -> Expects:
-    if _FIGURE.search(_ESTIMATED_AMOUNT.sub(" ", question)):
+    # (the value of a measure asked is a figure: "What exact attribution accuracy does the accelerometer oracle
+    # achieve?", probe62 pc034)
+    if _FIGURE.search(_ESTIMATED_AMOUNT.sub(" ", question)) or asked_measures(question):
         return "figure"
     if _COUNT_LIST.search(question) or _COUNTED_THEN_NAMED.search(question):
         return "enumeration"
@@ -2054,6 +2050,9 @@ def asked_measures(question: str) -> list[str]:
             for found in re.findall(_MEASURE, match.group(1), re.IGNORECASE)]
 
 
+# Names of evaluation measures (a lexicon of the field's metrics, not of any question)
+_MEASURE = (r"\b(?:accuracy|accuracies|precision|recall|F1|F-score|AUC|AUROC|AUPRC|sensitivity|specificity|BLEU"
+            r"|ROUGE|perplexity|mAP|IoU|Dice|error\s+rate|exact\s+match)\b")
 _MEASURE_ASKED = re.compile(rf"\b(?:what|which)\s+(?:[\w-]+\s+){{0,3}}?"  # ("what exact attribution accuracy")
                             rf"((?:{_MEASURE})(?:\s*(?:,|/|\band\b|\bor\b)\s*(?:{_MEASURE}))*)"
                             # (or passive: "what sensitivity and specificity were achieved", probe85 qc035)
