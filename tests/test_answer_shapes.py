@@ -1149,6 +1149,17 @@ def test_papers_evaluating_on_benchmarks_are_not_read_as_contributing_one(seed_a
     assert {"p04", "p16"} <= set(members + possible)
 
 
+def test_a_paper_writing_a_short_criterions_head_is_at_least_a_possible_member(seed_assistant) -> None:
+    """DaTMe accelerates "diffusion models" on PixArt-alpha and FLUX and never writes "text-to-image": asked for the
+    text-to-image diffusion papers, it had been left out beside the compositional study writing the whole phrase
+    (six tuning sets). A long description's last words are no head: a fact question stays a fact answer."""
+    members, possible = listed(seed_assistant.answer("Which papers are about text-to-image diffusion models?"))
+    assert "p15" in members and "p12" in members + possible, (members, possible)
+    fact = seed_assistant.answer("Is there a paper that lets each language-model layer pick which image-encoder layers "
+                                 "to take visual features from?")
+    assert listed(fact) == ([], []) and cited_ids(fact) == ["p16"], fact.text
+
+
 def test_an_acronym_written_inside_a_defined_one_lists_the_papers_spelling_its_words(seed_assistant) -> None:
     """The seeds write "multi-agent reinforcement learning (MARL)" and "standard RL" (Selective Social Learning);
     RISE writes "Reinforcement learning from trajectory-level outcomes" and never "RL". Asked for "RL", only the
