@@ -887,7 +887,7 @@ class Gatherer:
                        possible: Sequence[Match]) -> list[Match]:
         """The papers writing the head of a short criterion ("diffusion models" of "text-to-image diffusion models"),
         as borderline: the token-merging abstract accelerates "diffusion models", tested on PixArt-alpha and FLUX
-        (text-to-image models it never calls so), and had been left out of the text-to-image diffusion lists of six
+        (text-to-image models it never calls so), and had been left out of the text-to-image diffusion lists of seven
         tuning sets, where the compositional study writes the whole phrase (0.85 against 0.39). Of a set asked for,
         and of a noun phrase (HEADED_WORDS to ALTERNATIVE_TERMS words): the last words of a long description
         ("... to take visual features") are no head, and had turned fact answers into lists."""

@@ -1152,7 +1152,7 @@ def test_papers_evaluating_on_benchmarks_are_not_read_as_contributing_one(seed_a
 def test_a_paper_writing_a_short_criterions_head_is_at_least_a_possible_member(seed_assistant) -> None:
     """DaTMe accelerates "diffusion models" on PixArt-alpha and FLUX and never writes "text-to-image": asked for the
     text-to-image diffusion papers, it had been left out beside the compositional study writing the whole phrase
-    (six tuning sets). A long description's last words are no head: a fact question stays a fact answer."""
+    (seven tuning lists). A long description's last words are no head: a fact question stays a fact answer."""
     members, possible = listed(seed_assistant.answer("Which papers are about text-to-image diffusion models?"))
     assert "p15" in members and "p12" in members + possible, (members, possible)
     fact = seed_assistant.answer("Is there a paper that lets each language-model layer pick which image-encoder layers "
