@@ -737,9 +737,9 @@ class Gatherer:
         best = gathered.evidence[0].score
         candidates = gathered.extra + [e for e in gathered.evidence if e.score >= EXPECTED_WITHIN * best]
         nouns = counted_nouns(plan.question) or [plan.count_noun]  # (each "how many" of the question)
-        holding = [e for e in candidates
-                   if any(has_expected(plan.expects, plan.count, noun, text)
-                          for text in [_without(e.sentence.text, plan.question)] for noun in nouns)]  # (text once)
+        stripped = [(e, _without(e.sentence.text, plan.question)) for e in candidates]  # (each text once)
+        held = [(e, text) for e, text in stripped if any(has_expected(plan.expects, plan.count, noun, text)
+                                                           for noun in nouns)]
         if plan.expects == "figure" and not any(nouns) \
                 and (measures := asked_measures(plan.question) + asked_quantities(plan.question)):
             # the value of a measure or setting is a number in a sentence writing it: "The accelerometer oracle stays
@@ -747,8 +747,9 @@ class Gatherer:
             # ... transfer substantially better" had answered "What exact attribution accuracy does the accelerometer
             # oracle achieve?" (five tuning sets); "Sudokus of increasing size ... orders-of-magnitude more accurate"
             # gives no Sudoku size (three)
-            holding = [e for e in holding if any(uses_word(e.sentence.text, m.split()[-1]) for m in measures)
-                       and any(c.isdigit() for c in _without(e.sentence.text, plan.question))]
+            held = [(e, text) for e, text in held if any(uses_word(e.sentence.text, m.split()[-1]) for m in measures)
+                    and any(c.isdigit() for c in text)]
+        holding = [e for e, _ in held]
         if not holding and plan.expects == "figure" and plan.count_noun:
             holding = self._counting_alike(plan, candidates)
         if not holding and plan.expects == "enumeration":  # the items may come a sentence each ("yields gauge

@@ -35,6 +35,7 @@ from .corpus import Paper, without_links
 from .evidence import (
     CAPITALISED_RUN,
     DATA_RESOURCES,
+    NUMBER_WORDS,
     ROLE_CUES,
     Acronyms,
     asked_roles,
@@ -315,16 +316,18 @@ _FIGURE = re.compile(
     r"|\bhow\s+(?:large|big|long|fast|small)\b",
     re.IGNORECASE,
 )
+# A count as a question writes it: a number word or digits ("three", "3").
+_COUNT_WORD = rf"({'|'.join(NUMBER_WORDS.values())}|\d+)"
 _COUNT_LIST = re.compile(
     r"\b(?:which|what|name)\s+(?:(?:are|were|is|was)\s+)?(?:the\s+)?(?:names\s+of\s+(?:the\s+)?)?"
-    r"(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+((?:[\w-]+\s+){0,4}[\w-]+)",
+    rf"{_COUNT_WORD}\s+((?:[\w-]+\s+){{0,4}}[\w-]+)",
     re.IGNORECASE,
 )
 # ... or counted first and asked for by name after: "SSL is tested on three MARL environments - what are their names?"
 # (read as "what are ...", the answer had quoted the sentence saying "three MARL environments" as if it named them,
 # where the dev question asking "the names of the three ..." was told the abstract does not name them, probe97 qo037)
 _COUNTED_THEN_NAMED = re.compile(
-    r"\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+((?:[\w-]+\s+){0,4}[\w-]+)[^?]*?"
+    rf"\b{_COUNT_WORD}\s+((?:[\w-]+\s+){{0,4}}[\w-]+)[^?]*?"
     r"\b(?:what\s+(?:are|were)\s+(?:their|the)\s+names|(?:can\s+you\s+)?name\s+them"
     r"|(?:what|which)\s+(?:ones\s+)?(?:are|were)\s+they(?:\s+called)?)\b",
     re.IGNORECASE,
@@ -489,7 +492,6 @@ _REFERENCE_WORDS = frozenset(
      "larger", "largest", "smaller", "smallest", "bigger", "biggest", "better", "best", "worse", "worst",
      "newer", "newest", "older", "oldest", "earlier", "later", "stronger", "strongest", "weaker", "weakest"]
 )
-_NUMBER_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 # The size of the collection the papers are drawn from ("Which of the 19 papers ...", "among all 50 abstracts"):
 # not a criterion ("No paper in the corpus clearly matches "19"" had been the answer).
 _COLLECTION_SIZE = re.compile(rf"\b(?:of|among|in|across)\s+(?:the|these|those|all)\s+(?:(?:the|these|those)\s+)?"
@@ -1936,7 +1938,8 @@ def listed_count(question: str) -> tuple[int | None, str]:
 
 def _number(word: str) -> int:
     """"three" -> 3, "3" -> 3 (the count words a question uses: two to ten, or digits)."""
-    return _NUMBER_WORDS.index(word) + 2 if word in _NUMBER_WORDS else int(word)
+    counts = {name: count for count, name in NUMBER_WORDS.items()}
+    return counts[word] if word in counts else int(word)
 
 
 # --- the conversation ---------------------------------------------------------------
