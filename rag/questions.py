@@ -73,7 +73,7 @@ _SET_VALUED = re.compile(
     rf"|\b(?:need|want)\s+(?:all|every)\s+(?:(?:the|of\s+the)\s+)?(?:{_PAPER_NOUNS}|{_PAPER_NOUN})\b"
     # ... or "the" papers a clause describes ("I need the submissions that put out a new benchmark", "I'd like the
     # studies that test on synthetic data first": one paper's fact answer had been given, probe95 qm001, probe99 qr012)
-    rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+the\s+{_PAPER_NOUNS}\s+(?:that|which|where|whose)\b"
+    rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+the\s+(?:{_PAPER_NOUNS}|ones)\s+(?:that|which|where|whose)\b"
     r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
     # ("What new benchmarks or datasets come out of this batch?": the papers contributing them, probe89 qg012)
     r"|\b(?:what|which)\s+(?:new|novel)\s+(?:[\w-]+\s+){0,2}?(?:benchmarks|datasets|data\s+sets|corpora)\b"
@@ -81,6 +81,11 @@ _SET_VALUED = re.compile(
     r"|in\s+here)\b|\beverything\s+here\b"  # ("List everything here that deals with ...")
     r"|\b(?:any|how\s+many)\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b"  # ("how many paper are ...")
     r"|\bany\b[^?.]*?\b(?:in\s+)?here\b"  # ("Any new benchmarks introduced here?": "here" is the collection)
+    # ... as it is asked of ("What here cuts memory or compute?"); and "Anything" opening a question asks for any
+    # papers ("Anything training-free I could bolt onto a model?": one paper's fact answer, probe101 qt001, qt009)
+    # (opening the question only: "When is it worth copying teammates? Anything studying that with several agents?"
+    # describes one paper, probe84 qb020)
+    r"|\bwhat\s+(?:in\s+)?here\b|^\W*anything\b(?!\s+(?:else|similar|like)\b)"
     rf"|\bany\b[^?.]*?\b(?:in|on|at|from|across)\s+(?:this|the)\s+(?:{CORPUS_NOUNS})\b"  # ("... in this batch")
     r"|\bwhat(?:'s|\s+is)\s+(?:out\s+)?there\b|\binterested\s+in\s+(?:any\s+)?(?:work|research)\b"
     rf"|\bamong\s+(?:the|these|those|all)\s+{_SET_NOUN}\b"
@@ -161,6 +166,12 @@ _EXPERIMENTS_ON = re.compile(r"\b((?:run|runs|ran|running|conduct(?:s|ed|ing)?|p
 # A cause described, not papers set aside: "good scores explained by something other than the capability measured"
 # (it had asked for the papers explained ... minus those writing "capability", and none was left).
 _OTHER_CAUSE = re.compile(r"\b(?:by|to|from)\s+(?:something|anything)\s+other\s+than\b", re.IGNORECASE)
+# A requirement waived, not papers set aside: "Doesn't have to be the main focus", "video or image, doesn't matter",
+# "I don't care about the application" (read as negations, the two lists had been the 15 and 16 papers not about
+# what was asked, probe100 qs001, probe103 qv011).
+# ("doesn't need to retrain" is no waiver: it asks for the training-free papers)
+_WAIVED = re.compile(r"\b(?:does|do|did)\s*(?:not|n['\u2019]?t)\s+(?:(?:have|need)\s+to\s+be|matter|care)\b"
+                     r"|\bnot\s+necessarily\b|\bno\s+matter\b", re.IGNORECASE)
 # A negation inside a clause saying where or when ("situations where the relationships are not constant") is the
 # criterion's, not a complement asked for; so is one a reason is asked for ("Why do the cancer methods not transfer
 # well?" had listed the 16 papers not about it, probe97 qo015).
@@ -371,7 +382,7 @@ _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|an
                            # (it had been read as asking for the collection's overview)
                            rf"|\b(?:all|every)\s+(?:(?:of\s+)?the\s+)?(?:{_SET_NOUN}|{_PAPER_NOUN})"
                            rf"(?=\s+(?:where|that|which|whose|with)\b)"
-                           rf"|(?<=\bneed\s|want\s|like\s)the\s+{_PAPER_NOUNS}(?=\s+(?:where|that|which|whose)\b)"
+                           rf"|(?<=\bneed\s|want\s|like\s)the\s+(?:{_PAPER_NOUNS}|ones)(?=\s+(?:where|that|which|whose)\b)"
                            # or all of it, typed as a noun phrase: "medical papers", "any rl papers?" (it had been
                            # taken for an overview request)
                            rf"|^\W*(?:any\s+)?(?!(?:the|these|those|all|some|other|my|our)\b)(?:[\w/&+.-]+\s+){{1,4}}"
@@ -717,7 +728,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         question=question, kind="fact", query=question, terms=terms, targets=named, described=described,
         ambiguous={pid: holders for pid in named if (holders := _ambiguous(pid, question, names))},
         set_valued=set_cue and not named,
-        negated=bool(_NEGATED.search(_CIRCUMSTANCE.sub(" ", _OTHER_CAUSE.sub(" ", _set_sentence(question_kept))))),
+        negated=bool(_NEGATED.search(_CIRCUMSTANCE.sub(" ", _OTHER_CAUSE.sub(" ", _WAIVED.sub(
+            " ", _set_sentence(question_kept)))))),
         alternatives=_alternatives_of(question_kept, unasked),
         carried=conversation_papers(history, names, _set_needed(question))
         if history and (not named or _points_back_first(unnamed, linked)) else [],

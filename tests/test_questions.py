@@ -127,10 +127,21 @@ def test_the_name_index_finds_exactly_what_scanning_every_abstract_finds(seeds, 
     # "the" papers a clause describes (probe95 qm001, probe99 qr012)
     "For the reef session I need the submissions that release sonar maps.",
     "I'd like the studies that test on synthetic reefs first and then on real ones.",
+    "I need the ones that explicitly call their survey drone-free.",  # ("the ones that", probe104 qw004)
+    "What here cuts the cost of reef surveys?",  # "here" asked of (probe101 qt009)
+    "Anything drone-free I could run on a small boat?",  # "Anything" opening the question (probe101 qt001)
 ])
 def test_questions_about_sets_of_papers_suggest_a_list(question) -> None:
     plan = plan_question(question, [])
     assert plan.set_valued and plan.kind == "list", plan
+
+
+def test_anything_later_in_the_question_still_asks_about_the_paper_described() -> None:
+    """Only opening a question does "Anything" ask for papers: "When is it worth copying teammates? Anything
+    studying that with several agents?" describes one paper, and read as a list it had listed two others by
+    "studying several agents" (probe84 qb020)."""
+    plan = plan_question("When is it worth mapping a reef twice? Anything studying that with several boats?", [])
+    assert plan.kind == "fact" and not plan.set_valued, plan
 
 
 @pytest.mark.parametrize("question", ["Which paper works out which gauge failed first?",
@@ -332,6 +343,12 @@ def test_a_count_asked_for_adds_no_alternative() -> None:
     ("Which papers are not about reefs where the currents are steady?", True),
     # ... or asking why (probe97 qo015)
     ("Which papers explain why reef surveys do not carry over to kelp?", False),
+    # a requirement waived is no negation (probe100 qs001, probe103 qv011)
+    ("Anything that touches sonar data? Doesn't have to be the main focus, I just want to know which ones.", False),
+    ("For drone surveys - video or stills, doesn't matter - I need the ones that map reefs.", False),
+    ("Which papers map reefs? I don't care about the region.", False),
+    ("Which papers map reefs but not necessarily with drones?", False),
+    ("Which papers don't need to be about reefs to count?", False),
 ])
 def test_only_a_negation_in_the_set_question_asks_for_the_complement(question, negated) -> None:
     plan = plan_question(question, [])
@@ -503,6 +520,9 @@ def test_papers_asked_for_without_which_set_aside_too(question: str, criterion: 
     ("I want examples where a paper counts corals. Which papers do that?", "counts corals", False),
     # the asker's standpoint, set off by a comma, is no criterion; a standpoint the papers take stays
     ("From a policy angle, which papers count corals?", "count corals", False),
+    # and so is the wish to know, with a requirement waived (probe100 qs001)
+    ("Doesn't have to be the main focus, I just want to know which ones were tested on sonar data.",
+     "tested sonar data", False),
     ("Which papers count corals from an ecological perspective?", "count corals ecological perspective", False),
     # a parenthesis pointing back at the topic ("or its failure") is the same topic, no alternative
     ("Which papers study identifiability (or its failure)?", "identifiability", False),
