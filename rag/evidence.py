@@ -92,30 +92,49 @@ _ASKS_FOR_NAMES = re.compile(
 # ... and one asking for them in the plural ("Which specific LLMs did CoCHI run on?"): the noun asked for.
 # (the noun's modifiers may be hyphened or two joined by "or": "3D self-supervised backbones", "CT or MRI datasets";
 # and three: "Which five multiple-choice QA benchmarks did CoCHI use, and by how much ...?", probe87 qe036)
-_NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:[\w-]+\s+(?:(?:or|and)\s+)?){{0,3}}?{_NAMED_THINGS}s)\b",
+# ... or one asked for as the thing used: "which active speaker detection model did they use?" (not "Which model
+# performs best?", a winner; the abstract naming none had been answered by "an off-the-shelf Active Speaker
+# Detection (ASD) model", probe100 qs040)
+_NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:[\w-]+\s+(?:(?:or|and)\s+)?){{0,3}}?{_NAMED_THINGS}s)\b"
+                          rf"|\b(?:which|what)\s+(?P<one>(?:[\w-]+\s+){{0,3}}?{_NAMED_THINGS})\s+(?:did|does|do)\s+"
+                          r"(?:[\w-]+\s+){1,5}?(?:use|employ|adopt|build\s+on|rely\s+on|start\s+from)\b",
                           re.IGNORECASE)
 _JOINING = frozenset({"or", "and"})
 _NOT_OF_THE_NOUN = frozenset({"specific", "exact", "particular", "actual", "individual", "named", "concrete"})
+_OF_ANY_KIND = frozenset({"off-the-shelf", "pretrained", "pre-trained", "base", "underlying", "existing"})
+_PAPER_WORDS = frozenset({"paper", "papers", "work", "works", "study", "studies", "article", "articles", "abstract",
+                          "abstracts"})
 _NAME_TOKEN = re.compile(r"(?<![\w$\\])(?:[A-Za-z][\w.+-]*[a-z][A-Z][\w.+-]*|[A-Za-z]+[-.]?\d[\w.+-]*"
                          r"|[A-Z]{3,}(?:-[\w.+-]+)?)(?![\w])")
 
 
 def names_asked(question: str) -> str:
-    """The named things a question asks for in the plural ("LLMs" of "Which specific LLMs did CoCHI use?")."""
+    """The named things a question asks for ("LLMs" of "Which specific LLMs did CoCHI use?")."""
     match = _NAMES_ASKED.search(question)
-    noun = [w for w in match.group("noun").split() if w.lower() not in _NOT_OF_THE_NOUN] if match else []
-    # (words of the noun phrase only: "What did the models in CoCHI show?" asks for no names)
-    return "" if any(w.lower() in STOPWORDS - _JOINING for w in noun) else " ".join(noun)
+    if not match:
+        return ""
+    noun = [w for w in (match.group("noun") or match.group("one")).split() if w.lower() not in _NOT_OF_THE_NOUN]
+    # (words of the noun phrase only: "What did the models in CoCHI show?" asks for no names; nor a paper asked
+    # for: "Which paper helps multimodal models ...?", probe8 y012)
+    if any(w.lower() in STOPWORDS - _JOINING or w.lower() in _PAPER_WORDS for w in noun):
+        return ""
+    # One thing asked for by its kind alone ("what off-the-shelf model does the fix rely on?") is answered by the
+    # kind the abstract writes ("an off-the-shelf Active Speaker Detection model", probe2 s016, probe45 oo031);
+    # asked for with its kind said, it is its name that is asked.
+    if match.group("one") and len([w for w in noun if w.lower() not in _OF_ANY_KIND]) < 2:
+        return ""
+    return " ".join(noun)
 
 
 def _names_other_than(text: str, paper: Paper) -> bool:
     """Whether a sentence names a model, dataset or method other than its paper's own: not a variant of the paper's
     name ("VolumeProbe-Lite") nor an acronym of words the abstract writes ("3D medical SSL backbones" beside
     "Self-supervised learning on 3D medical images"), which had kept "Which backbones was VolumeProbe plugged
-    into?" from the answer that the abstract names none (four tuning questions, probe80-83)."""
+    into?" from the answer that the abstract names none (four tuning questions, probe80-83); nor such an acronym
+    hyphened to words ("ASD-prompted-videos" beside "Active Speaker Detection (ASD)", probe101 qt039)."""
     own = _label_words(paper.label)
     return any((token := m.group(0).lower().rstrip(".,")) not in own and token.split("-")[0] not in own
-               and not (m.group(0).isupper() and spelled_by(m.group(0), paper.text))
+               and not ((head := m.group(0).split("-")[0]).isupper() and spelled_by(head, paper.text))
                for m in _NAME_TOKEN.finditer(text))
 
 

@@ -729,7 +729,9 @@ class Gatherer:
         absent = list(dict.fromkeys(named)) + missing
         if absent:
             return Missing("terms", labels, absent)
-        if (noun := names_asked(plan.question)) and gathered.focus and not self._names_any(gathered.focus):
+        # (of the paper answering, when none is named: "The active-speaker-box trick - which detection model did they
+        # use?" describes its paper, probe100 qs040)
+        if (noun := names_asked(plan.question)) and not self._names_any(gathered.focus or relevant[:1]):
             self._lead_with_noun(gathered, noun)
             return Missing("kind", labels, [], "names", None, noun)
         if plan.expects not in ("figure", "enumeration", "winner") or self._calls_otherwise(plan, answering):

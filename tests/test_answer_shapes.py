@@ -970,6 +970,21 @@ def test_things_counted_then_asked_for_by_name_are_said_not_to_be_named(seed_ass
 
 
 @pytest.mark.parametrize(("question", "noun"), [
+    ("The speaker-box prompting trick for audio-visual LLMs: which active speaker detection model did they use?",
+     "active speaker detection model"),
+    ("Which specific audio-visual LLMs were analysed in the active speaker prompting work?", "audio-visual LLMs"),
+])
+def test_a_described_paper_naming_nothing_else_is_said_not_to_name_what_is_asked(seed_assistant, question,
+                                                                                 noun) -> None:
+    """The audio-visual prompting abstract writes "an off-the-shelf Active Speaker Detection (ASD) model" and
+    "ASD-prompted-videos", its own acronym, and names no model; described rather than named, and asked which one
+    (probe100 qs040, probe101 qt039), the answers had quoted those sentences as if they named it."""
+    answer = seed_assistant.answer(question)
+    assert cited_ids(answer) == ["p08"], answer.text
+    assert answer.refused and first_sentence(answer.text).endswith(f"does not name the {noun}."), answer.text
+
+
+@pytest.mark.parametrize(("question", "noun"), [
     ("Which pretraining backbones did the VolumeProbe experiments use?", "pretraining backbones"),
     ("Which 3D self-supervised backbones is VolumeProbe tested with?", "3D self-supervised backbones"),
     ("What CT or MRI datasets does VolumeProbe evaluate on?", "CT or MRI datasets"),

@@ -247,7 +247,15 @@ def test_a_sentence_naming_one_of_the_things_asked_for(sentence, count, noun, na
     # three words before the noun (probe87 qe036)
     ("Which five multiple-choice QA benchmarks did it use, and by how much did ECE fall?",
      "five multiple-choice QA benchmarks"),
-    ("What model does DGP build on?", ""),  # one thing, which may be the paper's own
+    # one thing asked for as the thing used, its kind said (probe100 qs040); not by its kind alone, which the
+    # abstract's words may answer (probe2 s016), nor the best of them, a winner
+    ("The sonar-box trick - which reef detection model did they use?", "reef detection model"),
+    ("Which reef detection model did the drone survey paper rely on?", "reef detection model"),
+    ("What model does DGP build on?", ""),
+    ("What off-the-shelf model does the sonar fix rely on?", ""),
+    ("Which model performs best on reefs?", ""),
+    # a paper asked for names nothing (probe8 y012)
+    ("Which paper helps multimodal models count corals?", ""),
     ("What did the models in CoCHI show?", ""),  # no names asked for
     ("What are the datasets like?", ""),
 ])
@@ -271,6 +279,8 @@ def test_a_sentence_may_name_something_besides_its_paper(sentence, names) -> Non
     ("We instantiate ReefNet as a lightweight Lite variant and a diagnostic Feat variant.", False),
     ("Experiments across multiple 3D medical SSL backbones show that SwinUNETR helps.", True),
     ("Experiments on the BTCV benchmark show that ReefNet-Lite helps.", True),  # an acronym the abstract never spells
+    # ... and one it spells, hyphened to words (probe101 qt039)
+    ("Fine-tuning on SSL-prompted-videos extends the gains.", False),
 ])
 def test_own_variants_and_acronyms_of_the_abstracts_words_are_no_other_names(sentence, names) -> None:
     """ "VolumeProbe-Lite", "a lightweight Lite variant" and "SSL" beside "Self-supervised learning on 3D medical
