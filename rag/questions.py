@@ -248,7 +248,7 @@ _COMPARISON_GOES_ON = (r"(?:differ|differs|differed|compared?|versus|vs)\b|(?:ha
 _DESCRIPTION_WORD = (rf"{_WORD_WHOLE}(?:,(?!\s+(?:the|{_AUXILIARY}|which|what|how|who|where|when|why)\b)"
                      r"(?=\s+[\w&+'\s-]+?\s(?:and|or)\s))?"
                      rf"(?![,;:?.]|\s+(?:and|with|vs\.?|versus|or)\s+(?:the|a)\b|\s+(?:{_COMPARISON_GOES_ON}))")
-_ON = (r"(?:\s+(?:on|about|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b|with\s+the\b"
+_ON = (r"(?:\s+(?:on|about|where|that\s+\w+|which\s+\w+)\s+((?:(?!and\b|or\b|both\b|with\s+the\b"
        rf"|(?:{_COMPARISON_GOES_ON}))[\w&+.'-]+\s*){{1,6}}))?")
 _OPENING_WORDS = (r"(?:which|what|whose|any|each|every|a|an|one|this|that|these|those|some|no|the|is|are|does|do|did"
                   r"|in|for|of|on|how|why|who|where|when|please|and|or|but|my|our|your|another|other|its|their"
@@ -259,7 +259,7 @@ _THE_PAPER = r"the\s+(?:paper|abstract|article|study|work|one)\b"
 _THE_DESCRIBED_PAPER = r"the\s+(?:[\w-]+\s+){1,5}?(?:paper|abstract|article|study|work)\b"
 # The parts of a paper a description may name ("the benchmark for ...", "the dataset of ...", "the method that ...").
 _PART_NOUNS = r"(?:benchmark|dataset|method|approach|framework|technique|trick)"
-_PARTICIPLE = r"\s+(?!during\b)[a-z]+ing\s+"  # "the paper questioning ...", not "the paper during training"
+_PARTICIPLE = r"\s+(?!during\b)[a-z]+(?:-[a-z]+)*ing\s+"  # "the paper questioning ...", not "the paper during training"
 _DESCRIBED_AFTER = rf"((?:{_DESCRIPTION_WORD}\s+){{0,11}}{_WORD_WHOLE})"  # what a paper is said to be on or do
 _DESCRIBED = re.compile(
     # ("the dataset built to work out ...": "work" after "to" is a verb, not the head noun)

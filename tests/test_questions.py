@@ -894,6 +894,10 @@ def test_a_description_pointing_back_to_a_noun_says_it_in_full(mini, question: s
     ("Which paper is the one that counts fireflies?", ["fireflies"]),
     # a comma opening a new clause ends a description: a list's item opens with no auxiliary or wh-word
     ("When the swarm gets it wrong, is there work on finding the capsule to blame and fixing it?", []),
+    # a hyphened participle describes too (probe101 qt021), and a clause saying where (probe103 qv014)
+    ("GlowNet and the one stress-testing rare reef corals: how do they differ?", ["rare reef corals"]),
+    ("the sonar one where you only have echoes and want the depth - how do they pick the beam?",
+     ["sonar you only have echoes"]),
 ])
 def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) -> None:
     assert described_parts(question, [], mini) == described
