@@ -83,7 +83,7 @@ FORM_WORDS = frozenset(
     "affect affects influence influences handle handles obtain obtains get gets make makes touches touching "
     "deal dealing described call calls called establish establishes established build built included well "
     "new novel investigate investigates examine examines explore explores mainly primarily mostly "
-    "actually really genuinely truly come comes talk talks submission submissions preprint preprints include includes "
+    "actually really genuinely truly come comes talk talks submission include includes "
     # the asking frame: "I just want to know which ones were tested on clinical material"
     "want wants know "
     # negations typed without the apostrophe ("which papers dont report experiments"): the planner reads them
