@@ -231,8 +231,15 @@ _RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+o
 _ANY_DASH = re.compile(r"\s+[-\u2013\u2014]\s+")  # a dash between words, typed as a hyphen or not
 # A list ending "..., that kind of thing" (or "etc.", "and so on", "and the like") lists alternatives as "..., or"
 # would: "proofs, bounds, identifiability results, that kind of thing" had been one criterion of four words
-_LIST_TAIL = re.compile(r"(,[^,;:?.!]+),?\s+(?:(?:that|this)\s+(?:kind|sort)\s+of\s+(?:thing|stuff)|etc\.?"
-                        r"|and\s+so\s+on|and\s+the\s+like|(?:or\s+)?whatever|or\s+(?:similar|the\s+like|anything\s+like\s+that))"
+# ... or saying any of them will do, or to list them all ("Motion data, field imagery, recordings - any of it counts",
+# "Multi-agent RL, LLM agent pipelines, agentic systems, I want all of them listed": "counts" and "listed" had been
+# alternatives, probe102 qu010, probe104 qw009, qw010)
+_LIST_TAIL = re.compile(r"(,[^,;:?.!]+)(?:,|\s+[-\u2013\u2014])?\s+(?:(?:that|this)\s+(?:kind|sort)\s+of\s+(?:thing|stuff)"
+                        r"|etc\.?|and\s+so\s+on|and\s+the\s+like|(?:or\s+)?whatever"
+                        r"|or\s+(?:similar|the\s+like|anything\s+like\s+that)"
+                        r"|any\s+(?:of\s+(?:it|them|these|those)|(?:[\w-]+\s+)?(?:kind|type|sort|modality|form)s?)"
+                        r"\s+(?:counts?|will\s+do|is\s+fine)"
+                        r"|(?:I|we)\s+(?:want|need)\s+(?:all|each|every\s+one)\s+of\s+them(?:\s+listed)?)"
                         r"(?=\s*(?:[;:?.!)]|$))", re.IGNORECASE)
 # A description runs until its clause ends: a word followed by punctuation, or by "and"/"with"/"vs" and the next
 # "the ..." description, is its last word. Words are whole ("Qwen2.5" is one word, "model." is "model").

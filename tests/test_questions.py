@@ -1707,6 +1707,14 @@ def test_a_sentence_listing_examples_after_the_asking_one_adds_them(seeds) -> No
     assert {"multimodal LLMs", "LLM agents"} <= set(counted.alternatives), counted
     clause = plan_question("Which papers are about reef robots? Speed and cost matter.", seeds)
     assert "cost" not in " ".join(clause.alternatives), clause
+    # the examples' tail says any of them will do, or to list them all: no alternative (probe102 qu010, probe104
+    # qw009, qw010)
+    for question in ["Anything involving reefs? Sonar maps, dive counts, tide logs \u2014 any of it counts.",
+                     "Do any of these involve reefs? Sonar, dives, tides, any modality counts.",
+                     "Anything about reefs? Sonar maps, dive counts, tide logs, I want all of them listed."]:
+        tailed = plan_question(question, seeds)
+        assert {"reefs", "tide logs"} & set(tailed.alternatives), tailed
+        assert not {"counts", "modality counts", "listed"} & set(tailed.alternatives), tailed
 
 
 def test_which_ones_with_a_criterion_of_their_own_keep_it(seeds) -> None:
