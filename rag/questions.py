@@ -344,10 +344,14 @@ _COUNT_LIST = re.compile(
 # ... or counted first and asked for by name after: "SSL is tested on three MARL environments - what are their names?"
 # (read as "what are ...", the answer had quoted the sentence saying "three MARL environments" as if it named them,
 # where the dev question asking "the names of the three ..." was told the abstract does not name them, probe97 qo037)
+# (or asked "Which ones?" alone: "tests on three MARL environments. Which ones?", probe102 qu038; not of papers
+# counted, "two of these prove a lower bound. Which ones?", which asks for the papers)
 _COUNTED_THEN_NAMED = re.compile(
     rf"\b{_COUNT_WORD}\s+((?:[\w-]+\s+){{0,4}}[\w-]+)[^?]*?"
     r"\b(?:what\s+(?:are|were)\s+(?:their|the)\s+names|(?:can\s+you\s+)?name\s+them"
-    r"|(?:what|which)\s+(?:ones\s+)?(?:are|were)\s+they(?:\s+called)?)\b",
+    r"|(?:what|which)\s+(?:ones\s+)?(?:are|were)\s+they(?:\s+called)?)\b"
+    rf"|\b{_COUNT_WORD}\s+(?!of\b|(?:[\w-]+\s+){{0,2}}?(?:{_SET_NOUN}|{_PAPER_NOUN})\b)((?:[\w-]+\s+){{0,4}}[\w-]+)"
+    r"[^?]*?[.;:]\s*which\s+ones\s*\?",
     re.IGNORECASE,
 )
 _HOW_MANY = re.compile(r"\b(?:how\s+many|what\s+number\s+of|number\s+of)\s+((?:[\w&+.-]+\s*){1,4})", re.IGNORECASE)
@@ -1951,8 +1955,9 @@ def listed_count(question: str) -> tuple[int | None, str]:
     match = _COUNT_LIST.search(question) or _COUNTED_THEN_NAMED.search(question)
     if not match:
         return None, ""
-    number = _number(match.group(1).lower())
-    return number, _noun_phrase(match.group(2).split(), plural=number >= 2)
+    count, noun = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+    number = _number(count.lower())
+    return number, _noun_phrase(noun.split(), plural=number >= 2)
 
 
 def _number(word: str) -> int:
@@ -2069,7 +2074,7 @@ def asked_measures(question: str) -> list[str]:
     answered with its identifiability theorem, and the cfDNA one, asked its "sensitivity and specificity", with
     "exceeds ... clinical tests" (probe75 pq037, probe79 pu039)."""
     return [found for match in _MEASURE_ASKED.finditer(question)
-            for found in re.findall(_MEASURE, match.group(1), re.IGNORECASE)]
+            for found in re.findall(_MEASURE, match.group(1) or match.group(2), re.IGNORECASE)]
 
 
 # Names of evaluation measures (a lexicon of the field's metrics, not of any question)
@@ -2078,7 +2083,11 @@ _MEASURE = (r"\b(?:accuracy|accuracies|precision|recall|F1|F-score|AUC|AUROC|AUP
 _MEASURE_ASKED = re.compile(rf"\b(?:what|which)\s+(?:[\w-]+\s+){{0,3}}?"  # ("what exact attribution accuracy")
                             rf"((?:{_MEASURE})(?:\s*(?:,|/|\band\b|\bor\b)\s*(?:{_MEASURE}))*)"
                             # (or passive: "what sensitivity and specificity were achieved", probe85 qc035)
-                            r"\s+(?:scores?\s+|values?\s+)?(?:does|do|did|is|was|were|are|can|could|would)\b",
+                            r"\s+(?:scores?\s+|values?\s+)?(?:does|do|did|is|was|were|are|can|could|would)\b"
+                            # (or asked after the verb: "what were the sensitivity and specificity on the real
+                            # patient cohort?", probe100 qs035)
+                            r"|\b(?:what|which)\s+(?:is|was|are|were)\s+(?:the|its|their)\s+(?:[\w-]+\s+){0,2}?"
+                            rf"((?:{_MEASURE})(?:\s*(?:,|/|\band\b|\bor\b)\s*(?:{_MEASURE}))*)(?![\w-])",
                             re.IGNORECASE)
 
 

@@ -806,6 +806,11 @@ def test_asked_quantities_are_the_settings_a_wh_word_asks_the_value_of(question:
     ("What accuracy or F1 does GlowNet reach on dusk video?", ["accuracy", "F1"]),
     ("What sensitivity and specificity did the screening model achieve?", ["sensitivity", "specificity"]),
     ("What sensitivity and specificity were achieved on the clinic cohort?", ["sensitivity", "specificity"]),
+    # ... or asked after the verb (probe100 qs035), not a compound of the measure's name
+    ("For the screening model: what were the sensitivity and specificity on the clinic cohort?",
+     ["sensitivity", "specificity"]),
+    ("What was the accuracy of GlowNet at dusk?", ["accuracy"]),
+    ("What is the accuracy-calibration tradeoff in GlowNet?", []),
     ("Which accuracy metric does GlowNet report?", []),  # a metric's name asked, not its value
     ("How accurate is GlowNet?", []),
 ])
@@ -1065,6 +1070,10 @@ def test_expected_answer(question, expects) -> None:
     ("The capsule carries four sensors - what are their names?", 4, "sensors"),
     ("GlowNet is tested in three cities; which are they?", 3, "cities"),
     ("GlowNet is tested in three cities. How large is each?", None, ""),
+    # ... or by "Which ones?" alone (probe102 qu038), unless what is counted is papers
+    ("The GlowNet paper tests in three cities. Which ones?", 3, "cities"),
+    ("Someone said two of these count fireflies. Which ones was she talking about?", None, ""),
+    ("Two papers count fireflies. Which ones?", None, ""),
 ])
 def test_listed_count_reads_the_number_and_the_listed_noun(question, count, head) -> None:
     number, noun = listed_count(question)
