@@ -234,8 +234,8 @@ _ANY_DASH = re.compile(r"\s+[-\u2013\u2014]\s+")  # a dash between words, typed 
 # ... or saying any of them will do, or to list them all ("Motion data, field imagery, recordings - any of it counts",
 # "Multi-agent RL, LLM agent pipelines, agentic systems, I want all of them listed": "counts" and "listed" had been
 # alternatives, probe102 qu010, probe104 qw009, qw010)
-_LIST_TAIL = re.compile(r"(,[^,;:?.!]+)(?:,|\s+[-\u2013\u2014])?\s+(?:(?:that|this)\s+(?:kind|sort)\s+of\s+(?:thing|stuff)"
-                        r"|etc\.?|and\s+so\s+on|and\s+the\s+like|(?:or\s+)?whatever"
+_LIST_TAIL = re.compile(r"(,[^,;:?.!]+)(?:,|\s+[-\u2013\u2014])?\s+"
+                        r"(?:(?:that|this)\s+(?:kind|sort)\s+of\s+(?:thing|stuff)|etc\.?|and\s+so\s+on|and\s+the\s+like|(?:or\s+)?whatever"
                         r"|or\s+(?:similar|the\s+like|anything\s+like\s+that)"
                         r"|any\s+(?:of\s+(?:it|them|these|those)|(?:[\w-]+\s+)?(?:kind|type|sort|modality|form)s?)"
                         r"\s+(?:counts?|will\s+do|is\s+fine)"
