@@ -265,6 +265,10 @@ _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing
                           # audio as input" (the criterion is identifiability, audio)
                           r"|as\s+(?:(?:an?|the|their|its)\s+)?(?:(?:central|key|main|core|primary|major|open|research"
                           r"|guiding)\s+)?(?:question|problem|theme|topic|focus|concern|input)s?"
+                          # ... or said to be it: "the papers where identifiability is the actual subject" (probe104
+                          # qw002: "identifiability actual subject" had matched no paper)
+                          r"|(?:is|are|was|were)\s+(?:the|their|its)\s+(?:(?:actual|real|main|central|core|primary"
+                          r"|whole|key)\s+)?(?:subject|focus|topic|theme|point)s?"
                           r"|in\s+(?:(?:about|under|at\s+most)\s+)?(?:\d+(?:\s*[-–]\s*\d+)?|one|two|three|four|five|a\s+few"
                           r"|a\s+couple(?:\s+of)?)\s+(?:short\s+)?(?:sentences?|words?|bullets?|bullet\s+points?|points?"
                           r"|paragraphs?|lines?)"

@@ -513,6 +513,8 @@ def test_papers_asked_for_without_which_set_aside_too(question: str, criterion: 
     ("Which papers release their code for free?", "release code free", False),
     # what the topic is to the paper: "as a central question", "as input"
     ("Which papers are having identifiability as a central question?", "identifiability", False),
+    # ... or is said to be it (probe104 qw002)
+    ("Show me the papers where datability is the actual subject.", "datability", False),
     ("which ones use audio as input", "audio", False),
     # what a paper is about, framed: "center on questions of", "revolve around", "examples where"
     ("Which abstracts center on questions of identifiability?", "identifiability", False),
