@@ -96,7 +96,7 @@ _ASKS_FOR_NAMES = re.compile(
 # performs best?", a winner; the abstract naming none had been answered by "an off-the-shelf Active Speaker
 # Detection (ASD) model", probe100 qs040)
 _NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:[\w-]+\s+(?:(?:or|and)\s+)?){{0,3}}?{_NAMED_THINGS}s)\b"
-                          rf"|\b(?:which|what)\s+(?P<one>(?:[\w-]+\s+){{0,3}}?{_NAMED_THINGS})\s+(?:did|does|do)\s+"
+                          rf"|\b(?:which|what)\s+(?P<one>(?:[\w-]+\s+){{0,5}}?{_NAMED_THINGS})\s+(?:did|does|do)\s+"
                           r"(?:[\w-]+\s+){1,5}?(?:use|employ|adopt|build\s+on|rely\s+on|start\s+from)\b",
                           re.IGNORECASE)
 _JOINING = frozenset({"or", "and"})

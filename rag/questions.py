@@ -2100,8 +2100,13 @@ def asks_duration(question: str) -> bool:
     return bool(_DURATION.search(question))
 
 
+# (or a time measure asked the value of: "what is the wall-clock cost relative to exact compilation?", "whats the
+# param / latency overhead?", "I'd like the inference latency overhead", probe104 qw036, probe98 qp037, probe96 qn039)
 _DURATION = re.compile(r"\bhow\s+long\s+(?:does|did|do|would|will|can)\b[^?.;]*?\b(?:take|takes|run|runs|train)\b"
-                       r"|\bhow\s+much\s+(?:faster|slower|quicker)\b", re.IGNORECASE)
+                       r"|\bhow\s+much\s+(?:faster|slower|quicker)\b"
+                       r"|\b(?:what(?:['\u2019]?s)?|how\s+much|(?:['\u2019]d|would)\s+like)\s+[^?.;]{0,40}?"
+                       r"\b(?:wall[- ]?clock|run[- ]?times?|latency|latencies|inference\s+time|training\s+time"
+                       r"|throughput)\b", re.IGNORECASE)
 # The words an abstract states a time or a speed with (their stems match other forms: "faster", "speeds", "hours")
 TIME_WORDS = ("time", "runtime", "second", "minute", "hour", "day", "fast", "faster", "speed", "speedup", "quick",
               "latency", "wall-clock", "throughput", "accelerate", "slow")

@@ -729,6 +729,10 @@ def test_statistics_asked_about_and_never_written_are_not_stated(seed_assistant,
 @pytest.mark.parametrize("question", [
     "How long does the tensor-train counting pipeline take to run on the largest Sudoku?",
     "How much faster are the tensor-train weighted model counting pipelines than exact compilation?",
+    # a time measure asked the value of (probe104 qw036, probe98 qp037, probe96 qn039)
+    "For the tensor-train counting pipelines, what is the wall-clock cost against exact compilation?",
+    "DGP wires every ViT layer to every LLM layer; whats the latency overhead?",
+    "Does DGP's routing slow the model down? I'd like the inference latency overhead.",
 ])
 def test_how_long_or_how_much_faster_of_an_abstract_writing_no_time_is_not_stated(seed_assistant, question) -> None:
     """The Sudoku paper writes no word of time or speed: its "many orders-of-magnitude more accurate" had answered
@@ -972,6 +976,8 @@ def test_things_counted_then_asked_for_by_name_are_said_not_to_be_named(seed_ass
 @pytest.mark.parametrize(("question", "noun"), [
     ("The speaker-box prompting trick for audio-visual LLMs: which active speaker detection model did they use?",
      "active speaker detection model"),
+    ("Which specific off-the-shelf active speaker detection model did the audio-visual binding paper use?",
+     "off-the-shelf active speaker detection model"),  # (five words before the noun, probe96 qn037)
     ("Which specific audio-visual LLMs were analysed in the active speaker prompting work?", "audio-visual LLMs"),
 ])
 def test_a_described_paper_naming_nothing_else_is_said_not_to_name_what_is_asked(seed_assistant, question,
