@@ -731,7 +731,8 @@ class Gatherer:
             return Missing("terms", labels, absent)
         # (of the paper answering, when none is named: "The active-speaker-box trick - which detection model did they
         # use?" describes its paper, probe100 qs040)
-        if (noun := names_asked(plan.question)) and not self._names_any(gathered.focus or relevant[:1]):
+        if (noun := names_asked(plan.question)) and (asked_of := gathered.focus or relevant[:1]) \
+                and not self._names_any(asked_of):
             self._lead_with_noun(gathered, noun)
             return Missing("kind", labels, [], "names", None, noun)
         if plan.expects not in ("figure", "enumeration", "winner") or self._calls_otherwise(plan, answering):

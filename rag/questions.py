@@ -73,7 +73,8 @@ _SET_VALUED = re.compile(
     rf"|\b(?:need|want)\s+(?:all|every)\s+(?:(?:the|of\s+the)\s+)?(?:{_PAPER_NOUNS}|{_PAPER_NOUN})\b"
     # ... or "the" papers a clause describes ("I need the submissions that put out a new benchmark", "I'd like the
     # studies that test on synthetic data first": one paper's fact answer had been given, probe95 qm001, probe99 qr012)
-    rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+the\s+(?:{_PAPER_NOUNS}|ones)\s+(?:that|which|where|whose)\b"
+    rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+the\s+(?:{_PAPER_NOUNS}|ones)"
+    r"\s+(?:that|which|where|whose)\b"
     r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
     # ("What new benchmarks or datasets come out of this batch?": the papers contributing them, probe89 qg012)
     r"|\b(?:what|which)\s+(?:new|novel)\s+(?:[\w-]+\s+){0,2}?(?:benchmarks|datasets|data\s+sets|corpora)\b"
@@ -235,7 +236,8 @@ _ANY_DASH = re.compile(r"\s+[-\u2013\u2014]\s+")  # a dash between words, typed 
 # "Multi-agent RL, LLM agent pipelines, agentic systems, I want all of them listed": "counts" and "listed" had been
 # alternatives, probe102 qu010, probe104 qw009, qw010)
 _LIST_TAIL = re.compile(r"(,[^,;:?.!]+)(?:,|\s+[-\u2013\u2014])?\s+"
-                        r"(?:(?:that|this)\s+(?:kind|sort)\s+of\s+(?:thing|stuff)|etc\.?|and\s+so\s+on|and\s+the\s+like|(?:or\s+)?whatever"
+                        r"(?:(?:that|this)\s+(?:kind|sort)\s+of\s+(?:thing|stuff)|etc\.?|and\s+so\s+on|and\s+the\s+like"
+                        r"|(?:or\s+)?whatever"
                         r"|or\s+(?:similar|the\s+like|anything\s+like\s+that)"
                         r"|any\s+(?:of\s+(?:it|them|these|those)|(?:[\w-]+\s+)?(?:kind|type|sort|modality|form)s?)"
                         r"\s+(?:counts?|will\s+do|is\s+fine)"
@@ -393,7 +395,8 @@ _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|an
                            # (it had been read as asking for the collection's overview)
                            rf"|\b(?:all|every)\s+(?:(?:of\s+)?the\s+)?(?:{_SET_NOUN}|{_PAPER_NOUN})"
                            rf"(?=\s+(?:where|that|which|whose|with)\b)"
-                           rf"|(?<=\bneed\s|want\s|like\s)the\s+(?:{_PAPER_NOUNS}|ones)(?=\s+(?:where|that|which|whose)\b)"
+                           rf"|(?<=\bneed\s|want\s|like\s)the\s+(?:{_PAPER_NOUNS}|ones)"
+                           r"(?=\s+(?:where|that|which|whose)\b)"
                            # or all of it, typed as a noun phrase: "medical papers", "any rl papers?" (it had been
                            # taken for an overview request)
                            rf"|^\W*(?:any\s+)?(?!(?:the|these|those|all|some|other|my|our)\b)(?:[\w/&+.-]+\s+){{1,4}}"
