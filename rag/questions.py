@@ -2082,7 +2082,7 @@ def asked_measures(question: str) -> list[str]:
 
 # Names of evaluation measures (a lexicon of the field's metrics, not of any question)
 _MEASURE = (r"\b(?:accuracy|accuracies|precision|recall|F1|F-score|AUC|AUROC|AUPRC|sensitivity|specificity|BLEU"
-            r"|ROUGE|perplexity|mAP|IoU|Dice|error\s+rate|exact\s+match)\b")
+            r"|ROUGE|perplexity|mAP|IoU|Dice|error\s+rate|exact\s+match|win[- ]?rates?)\b")
 _MEASURE_ASKED = re.compile(rf"\b(?:what|which)\s+(?:[\w-]+\s+){{0,3}}?"  # ("what exact attribution accuracy")
                             rf"((?:{_MEASURE})(?:\s*(?:,|/|\band\b|\bor\b)\s*(?:{_MEASURE}))*)"
                             # (or passive: "what sensitivity and specificity were achieved", probe85 qc035)

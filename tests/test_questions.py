@@ -812,6 +812,7 @@ def test_asked_quantities_are_the_settings_a_wh_word_asks_the_value_of(question:
     ("For the screening model: what were the sensitivity and specificity on the clinic cohort?",
      ["sensitivity", "specificity"]),
     ("What was the accuracy of GlowNet at dusk?", ["accuracy"]),
+    ("Did they run it on real reefs, and what win-rate did it buy?", ["win-rate"]),  # (probe104 qw035)
     ("What is the accuracy-calibration tradeoff in GlowNet?", []),
     ("Which accuracy metric does GlowNet report?", []),  # a metric's name asked, not its value
     ("How accurate is GlowNet?", []),
