@@ -2080,9 +2080,10 @@ def asked_measures(question: str) -> list[str]:
             for found in re.findall(_MEASURE, match.group(1) or match.group(2), re.IGNORECASE)]
 
 
-# Names of evaluation measures (a lexicon of the field's metrics, not of any question)
+# Names of evaluation measures (a lexicon of the field's metrics, not of any question); "mAP" only so written ("what is
+# the importance map computed from" had asked a figure, tests/test_rewordings.py q011)
 _MEASURE = (r"\b(?:accuracy|accuracies|precision|recall|F1|F-score|AUC|AUROC|AUPRC|sensitivity|specificity|BLEU"
-            r"|ROUGE|perplexity|mAP|IoU|Dice|error\s+rate|exact\s+match|win[- ]?rates?)\b")
+            r"|ROUGE|perplexity|(?-i:mAP)|IoU|Dice|error\s+rate|exact\s+match|win[- ]?rates?)\b")
 _MEASURE_ASKED = re.compile(rf"\b(?:what|which)\s+(?:[\w-]+\s+){{0,3}}?"  # ("what exact attribution accuracy")
                             rf"((?:{_MEASURE})(?:\s*(?:,|/|\band\b|\bor\b)\s*(?:{_MEASURE}))*)"
                             # (or passive: "what sensitivity and specificity were achieved", probe85 qc035)

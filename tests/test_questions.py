@@ -814,6 +814,8 @@ def test_asked_quantities_are_the_settings_a_wh_word_asks_the_value_of(question:
     ("What was the accuracy of GlowNet at dusk?", ["accuracy"]),
     ("Did they run it on real reefs, and what win-rate did it buy?", ["win-rate"]),  # (probe104 qw035)
     ("What is the accuracy-calibration tradeoff in GlowNet?", []),
+    ("In GlowNet, what is the saliency map computed from?", []),  # ("map" is no mAP)
+    ("What mAP does GlowNet reach?", ["mAP"]),
     ("Which accuracy metric does GlowNet report?", []),  # a metric's name asked, not its value
     ("How accurate is GlowNet?", []),
 ])
