@@ -32,7 +32,17 @@ import numpy as np
 from .chunking import Sentence
 from .corpus import Paper, unmarked
 from .embedding import Embedder
-from .lexical import CORPUS_NOUNS, FORM_WORDS, GENERIC_STEMS, STOPWORDS, TermWeights, singular_acronym, stem, words
+from .lexical import (
+    CORPUS_NOUNS,
+    FORM_WORDS,
+    GENERIC_STEMS,
+    PAPER_WORDS,
+    STOPWORDS,
+    TermWeights,
+    singular_acronym,
+    stem,
+    words,
+)
 from .paper_cache import PaperCache
 from .roles import names_setting, sentence_roles
 from .types import Evidence, Role, Source
@@ -102,8 +112,6 @@ _NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:[\w-]+\s+(?:(?:or|an
 _JOINING = frozenset({"or", "and"})
 _NOT_OF_THE_NOUN = frozenset({"specific", "exact", "particular", "actual", "individual", "named", "concrete"})
 _OF_ANY_KIND = frozenset({"off-the-shelf", "pretrained", "pre-trained", "base", "underlying", "existing"})
-_PAPER_WORDS = frozenset({"paper", "papers", "work", "works", "study", "studies", "article", "articles", "abstract",
-                          "abstracts"})
 _NAME_TOKEN = re.compile(r"(?<![\w$\\])(?:[A-Za-z][\w.+-]*[a-z][A-Z][\w.+-]*|[A-Za-z]+[-.]?\d[\w.+-]*"
                          r"|[A-Z]{3,}(?:-[\w.+-]+)?)(?![\w])")
 
@@ -116,7 +124,7 @@ def names_asked(question: str) -> str:
     noun = [w for w in (match.group("noun") or match.group("one")).split() if w.lower() not in _NOT_OF_THE_NOUN]
     # (words of the noun phrase only: "What did the models in CoCHI show?" asks for no names; nor a paper asked
     # for: "Which paper helps multimodal models ...?", probe8 y012)
-    if any(w.lower() in STOPWORDS - _JOINING or w.lower() in _PAPER_WORDS for w in noun):
+    if any(w.lower() in STOPWORDS - _JOINING or w.lower() in PAPER_WORDS for w in noun):
         return ""
     # One thing asked for by its kind alone ("what off-the-shelf model does the fix rely on?") is answered by the
     # kind the abstract writes ("an off-the-shelf Active Speaker Detection model", probe2 s016, probe45 oo031);

@@ -692,7 +692,8 @@ class Gatherer:
         that no relevant abstract contains (no word of it); or an asked-for figure,
         enumeration or winner that no sufficiently relevant sentence of any source holds.
         """
-        labels = [self.papers[pid].label for pid in (gathered.focus or relevant[:1])]
+        asked_of = gathered.focus or relevant[:1]  # the papers the question is about: named, or the one answering
+        labels = [self.papers[pid].label for pid in asked_of]
         label_words = {w.lower() for w in words(" ".join(labels))}
         have = {t.lower() for t in asked}
         papers = [self.papers[pid] for pid in relevant]
@@ -731,8 +732,7 @@ class Gatherer:
             return Missing("terms", labels, absent)
         # (of the paper answering, when none is named: "The active-speaker-box trick - which detection model did they
         # use?" describes its paper, probe100 qs040)
-        if (noun := names_asked(plan.question)) and (asked_of := gathered.focus or relevant[:1]) \
-                and not self._names_any(asked_of):
+        if (noun := names_asked(plan.question)) and asked_of and not self._names_any(asked_of):
             self._lead_with_noun(gathered, noun)
             return Missing("kind", labels, [], "names", None, noun)
         if plan.expects not in ("figure", "enumeration", "winner") or self._calls_otherwise(plan, answering):

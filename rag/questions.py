@@ -63,6 +63,9 @@ _ONE_BEFORE = r"(?<!\bpaper\s)(?<!\bstudy\s)(?<!\bwork\s)(?<!\bmethod\s)(?<!\bap
 _PAPER_NOUNS = rf"(?:papers|{_ONE_BEFORE}(?:works|studies)|articles|abstracts|publications|submissions|preprints)"
 _PAPER_NOUN = r"(?:paper|work|study|article|abstract|submission)"  # one of them: "each LLM paper"
 _SET_NOUN = rf"(?:{_PAPER_NOUNS}|ones|methods|approaches|techniques|frameworks)"
+# The papers a relative clause describes, as wished for ("I need the ones that ...", "I'd like the studies which ...").
+_THE_ONES = rf"the\s+(?:{_PAPER_NOUNS}|ones)"
+_RELATIVE = r"(?:that|which|where|whose)\b"
 _SET_VALUED = re.compile(
     rf"\b(?:which|what|list|name|find|show|enumerate|are\s+there|how\s+many|any|(?:looking|searching)\s+for)\b[^?.]*?"
     rf"\b(?!ones\b){_SET_NOUN}\b"
@@ -73,8 +76,7 @@ _SET_VALUED = re.compile(
     rf"|\b(?:need|want)\s+(?:all|every)\s+(?:(?:the|of\s+the)\s+)?(?:{_PAPER_NOUNS}|{_PAPER_NOUN})\b"
     # ... or "the" papers a clause describes ("I need the submissions that put out a new benchmark", "I'd like the
     # studies that test on synthetic data first": one paper's fact answer had been given, probe95 qm001, probe99 qr012)
-    rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+the\s+(?:{_PAPER_NOUNS}|ones)"
-    r"\s+(?:that|which|where|whose)\b"
+    rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+{_THE_ONES}\s+{_RELATIVE}"
     r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
     # ("What new benchmarks or datasets come out of this batch?": the papers contributing them, probe89 qg012)
     r"|\b(?:what|which)\s+(?:new|novel)\s+(?:[\w-]+\s+){0,2}?(?:benchmarks|datasets|data\s+sets|corpora)\b"
@@ -338,6 +340,7 @@ _FIGURE = re.compile(
 )
 # A count as a question writes it: a number word or digits ("three", "3").
 _COUNT_WORD = rf"({'|'.join(NUMBER_WORDS.values())}|\d+)"
+_COUNT_OF = {name: count for count, name in NUMBER_WORDS.items()}  # "three" -> 3
 _COUNT_LIST = re.compile(
     r"\b(?:which|what|name)\s+(?:(?:are|were|is|was)\s+)?(?:the\s+)?(?:names\s+of\s+(?:the\s+)?)?"
     rf"{_COUNT_WORD}\s+((?:[\w-]+\s+){{0,4}}[\w-]+)",
@@ -395,8 +398,7 @@ _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|an
                            # (it had been read as asking for the collection's overview)
                            rf"|\b(?:all|every)\s+(?:(?:of\s+)?the\s+)?(?:{_SET_NOUN}|{_PAPER_NOUN})"
                            rf"(?=\s+(?:where|that|which|whose|with)\b)"
-                           rf"|(?<=\bneed\s|want\s|like\s)the\s+(?:{_PAPER_NOUNS}|ones)"
-                           r"(?=\s+(?:where|that|which|whose)\b)"
+                           rf"|(?<=\bneed\s|want\s|like\s){_THE_ONES}(?=\s+{_RELATIVE})"
                            # or all of it, typed as a noun phrase: "medical papers", "any rl papers?" (it had been
                            # taken for an overview request)
                            rf"|^\W*(?:any\s+)?(?!(?:the|these|those|all|some|other|my|our)\b)(?:[\w/&+.-]+\s+){{1,4}}"
@@ -1965,8 +1967,7 @@ def listed_count(question: str) -> tuple[int | None, str]:
 
 def _number(word: str) -> int:
     """"three" -> 3, "3" -> 3 (the count words a question uses: two to ten, or digits)."""
-    counts = {name: count for count, name in NUMBER_WORDS.items()}
-    return counts[word] if word in counts else int(word)
+    return _COUNT_OF[word] if word in _COUNT_OF else int(word)
 
 
 # --- the conversation ---------------------------------------------------------------
@@ -2084,14 +2085,16 @@ def asked_measures(question: str) -> list[str]:
 # the importance map computed from" had asked a figure, tests/test_rewordings.py q011)
 _MEASURE = (r"\b(?:accuracy|accuracies|precision|recall|F1|F-score|AUC|AUROC|AUPRC|sensitivity|specificity|BLEU"
             r"|ROUGE|perplexity|(?-i:mAP)|IoU|Dice|error\s+rate|exact\s+match|win[- ]?rates?)\b")
+# ("sensitivity and specificity", "accuracy or F1")
+_MEASURES_LISTED = rf"((?:{_MEASURE})(?:\s*(?:,|/|\band\b|\bor\b)\s*(?:{_MEASURE}))*)"
 _MEASURE_ASKED = re.compile(rf"\b(?:what|which)\s+(?:[\w-]+\s+){{0,3}}?"  # ("what exact attribution accuracy")
-                            rf"((?:{_MEASURE})(?:\s*(?:,|/|\band\b|\bor\b)\s*(?:{_MEASURE}))*)"
+                            rf"{_MEASURES_LISTED}"
                             # (or passive: "what sensitivity and specificity were achieved", probe85 qc035)
                             r"\s+(?:scores?\s+|values?\s+)?(?:does|do|did|is|was|were|are|can|could|would)\b"
                             # (or asked after the verb: "what were the sensitivity and specificity on the real
                             # patient cohort?", probe100 qs035)
                             r"|\b(?:what|which)\s+(?:is|was|are|were)\s+(?:the|its|their)\s+(?:[\w-]+\s+){0,2}?"
-                            rf"((?:{_MEASURE})(?:\s*(?:,|/|\band\b|\bor\b)\s*(?:{_MEASURE}))*)(?![\w-])",
+                            rf"{_MEASURES_LISTED}(?![\w-])",
                             re.IGNORECASE)
 
 
