@@ -1083,10 +1083,14 @@ _SETTING_ASIDE = re.compile(rf"\b(?:{_ASIDE}|beyond)\s+(?:the\s+)?$", re.IGNOREC
 
 def _set_sentence(question: str) -> str:
     """The sentence that asks for the set: a negation elsewhere ("(Video-only work doesn't count.)")
-    qualifies the set, it does not ask for its complement."""
+    qualifies the set, it does not ask for its complement. Asked with no "which ... papers" ("Papers where several
+    agents are trained with RL? Single-agent stuff I don't need.", "Multi-agent setups trained with RL - anything?
+    Single-agent RLHF doesn't count."), it is the question's one sentence ending in "?": read whole, both had been
+    negated, and answered with one paper (probe105 qx009, probe108 ra007)."""
     cue = next(reversed(list(_SET_VALUED.finditer(question))), None)  # the last: "Among the papers on X (...), which"
     if not cue:
-        return question
+        asking = [s for s in question_sentences(question) if s.rstrip().endswith("?")]
+        return asking[0] if len(asking) == 1 else question
     starts = [0] + [m.end() for m in _SENTENCE_END.finditer(question) if m.end() <= cue.start()]
     end = next((m.start() for m in _SENTENCE_END.finditer(question, cue.end())), len(question))
     return question[starts[-1]:end]

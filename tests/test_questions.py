@@ -355,6 +355,17 @@ def test_only_a_negation_in_the_set_question_asks_for_the_complement(question, n
     assert plan.set_valued and plan.negated is negated, plan
 
 
+@pytest.mark.parametrize(("question", "negated"), [
+    # asked with no "which papers", the one sentence ending in "?" asks (probe105 qx009, probe108 ra007)
+    ("Papers where several robots map reefs together? Single-robot stuff I don't need.", False),
+    ("Multi-robot reef mapping - anything? Single-robot mapping doesn't count.", False),
+    ("Anything not about reefs? Just curious.", True),
+])
+def test_only_the_asking_sentence_negates_papers_sought(question, negated) -> None:
+    plan = plan_question(question, [])
+    assert plan.seeks_papers and plan.negated is negated, plan
+
+
 def test_a_reason_asked_for_a_negated_fact_asks_for_no_complement() -> None:
     """ "Someone used blood DNA to classify fibrosis. Why the methods from cancer do not transfer well?" seeks one
     paper's reason; read as negated, it had listed the 16 papers not about it (probe97 qo015)."""
