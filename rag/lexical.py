@@ -88,6 +88,8 @@ FORM_WORDS = PAPER_WORDS | frozenset(
     "actually really genuinely truly come comes talk talks submission include includes "
     # the asking frame: "I just want to know which ones were tested on clinical material"
     "want wants know "
+    # a waiver: "diffusion models, whatever the angle" asks for any of them (see questions._WAIVER_TAIL)
+    "whatever "
     # negations typed without the apostrophe ("which papers dont report experiments"): the planner reads them
     "dont doesnt didnt isnt arent "
     "specifically explicitly explicit interested centrally chiefly principally largely predominantly concerned focused "

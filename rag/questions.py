@@ -231,6 +231,11 @@ _OPTIONAL_PREFIX = re.compile(r"\(\s*[A-Za-z]+-\s*\)(?=\w)")
 # A restatement: what follows says the same in other words ("training-free, i.e., can be bolted onto a model"), as
 # one dash may ("with zero training \u2014 you just bolt them onto a model").
 _RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+other\s+words),?\s+", re.IGNORECASE)
+# A waiver ending a sentence, what follows "whatever" included: "diffusion models, whatever the angle", "scans,
+# patient samples, health records, whatever counts" ask for any of them; "angle" and "counts" had been criterion
+# words, and the first list held one of the two diffusion papers (probe106 qy003, probe107 qz004). The words are
+# blanked and "whatever" kept, so "A, B, C, whatever" still lists alternatives (_LIST_TAIL).
+_WAIVER_TAIL = re.compile(r"(?<=[,\u2013\u2014-]\swhatever)(?:\s+[\w-]+){1,2}(?=\s*(?:[.?!)]|$))", re.IGNORECASE)
 _ANY_DASH = re.compile(r"\s+[-\u2013\u2014]\s+")  # a dash between words, typed as a hyphen or not
 # A list ending "..., that kind of thing" (or "etc.", "and so on", "and the like") lists alternatives as "..., or"
 # would: "proofs, bounds, identifiability results, that kind of thing" had been one criterion of four words
@@ -718,6 +723,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     asks_set = set_cue or seeks_cue and not linked
     set_aside, question_kept = _set_aside(question_kept, set_cue) if asks_set else ("", question_kept)
     question_kept = _method_free(_NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(_hyphened_free, question_kept)))
+    question_kept = _WAIVER_TAIL.sub(lambda m: " " * len(m.group(0)), question_kept)
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
     # so an answer can say no abstract mentions it.
     # (in a question asking for papers, a name no paper is linked by is what they are asked to write: "Which papers

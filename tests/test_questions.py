@@ -1837,3 +1837,15 @@ def test_what_the_asker_needs_a_list_for_is_no_criterion() -> None:
 ])
 def test_a_list_of_papers_stating_measured_figures_is_recognised(seeds, question: str, figures: bool) -> None:
     assert plan_question(question, seeds).asks_figures is figures
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # a waiver ending a sentence asks for any of what was asked; its words are no criterion (probe106 qy003,
+    # probe107 qz004)
+    ("Which papers map reefs, whatever the angle?", ["map reefs"]),
+    ("Show me every paper that maps reefs - whatever the method.", ["maps reefs"]),
+    ("Which papers map reefs, whatever?", ["map reefs"]),
+    ("Anything on reefs? Sonar maps, dive counts, whatever counts.", ["reefs", "Sonar maps", "dive counts"]),
+])
+def test_a_waiver_ending_a_sentence_is_no_criterion(question, expected) -> None:
+    assert plan_question(question, []).alternatives == expected
