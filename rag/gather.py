@@ -111,6 +111,13 @@ REFERRING_SHARE = 0.3
 # were bound to the previous answer's papers, where 4 point back (list F1 0.35 there, 0.77 now; with the list rule
 # of _is_followup, no answer of dev or the probe sets changed).
 CONFIDENT_DENSE = 0.35
+# A description none of whose words any abstract writes (no lexical score) points at a paper only when its meaning is
+# at least this close to the paper's passage. Over the 1,259 descriptions the planner reads in dev + probe-probe109,
+# those of no written word scoring under it were 5 pointing at a wrong paper ("the heavier one" of "their cheap
+# variant vs the heavier one" had quoted RISE about 3D-scan cropping, probe105 qx015; "the most expensive paper",
+# "one about speed") and 2 at the right one (one named too; "the one that ... dropped the baton" is now a weak
+# match, probe94 ql015); from 0.32 up, 6 right and 1 wrong. The middle of the gap (0.25-0.32) is taken.
+DESCRIBED_MIN = 0.3
 # A fact answer's sentences also weigh their paper's retrieval score, min-max scaled over the sources: at 50k papers
 # the five sources' fused scores lie within a few hundredths, so a prior scaled to the best source alone (0.25 *
 # score / best) could not move a sentence, and a distractor's one matching sentence won. On the factual and
@@ -465,7 +472,8 @@ class Gatherer:
             among = f"{phrase} {plan.described_among}" if plan.described_among else phrase  # (of the set named)
             by_description[phrase] = [s for s in self.retriever.rank(among, paper_ids=scope.ids, mode=self.mode,
                                                                      filters=scope.filters, describing=True)
-                                      if s.paper_id not in scope.avoided and s.paper_id not in back]
+                                      if s.paper_id not in scope.avoided and s.paper_id not in back
+                                      and (s.lexical > 0 or s.dense >= DESCRIBED_MIN)]
         pointed += [pid for pid in dict.fromkeys(_described_papers(by_description, bool(plan.compared_count), pointed))
                     if pid not in pointed]
         if not pointed and plan.carried and not plan.counted_anew and self._is_followup(plan, scope):

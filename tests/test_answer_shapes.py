@@ -179,6 +179,14 @@ def test_a_described_paper_is_not_found_by_a_generic_word_alone(seed_assistant) 
     assert set(cited_ids(answer)) == {"p08", "p10"}, answer.text
 
 
+def test_a_description_of_no_written_word_far_from_every_paper_points_at_none(seed_assistant) -> None:
+    """ "the heavier one" is a variant of the described paper's method; pointing at the paper it retrieved best, it
+    had quoted RISE about 3D-scan cropping (probe105 qx015)."""
+    answer = seed_assistant.answer("Someone replaced random cropping in 3D medical pretraining with a where-to-look "
+                                   "sampler. What cues does their cheap variant use vs the heavier one?")
+    assert cited_ids(answer)[:1] == ["p14"], answer.text
+
+
 @pytest.mark.parametrize("question", [
     "The liquid-biopsy poster about organ disease and the one about tabular models across ancestry: how does each "
     "validate?",
