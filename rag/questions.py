@@ -161,6 +161,11 @@ _PURPOSE = re.compile(r"(?:\bfor\s+(?:a|an|my|our)|^\W*for)\s+((?:[\w-]+\s+){0,2
                       # (and the wish to know: "For novelty checking I'd like to know which abstracts ...")
                       r"(?:\s+to\s+(know|find\s+out|learn))?",
                       re.IGNORECASE)
+# Whose word an answer gives: "According to the authors, what drives the degradation?" asks what the abstract says;
+# it had been told the abstract does not mention "authors" (probe107 qz017). "Who are the authors?" stays a question
+# about authors.
+_ACCORDING_TO = re.compile(r"\baccording\s+to\s+(?:the\s+|its\s+|their\s+)?"
+                           r"(?:authors?|paper|abstract|study|work|them|it)\b", re.IGNORECASE)
 # Experiments on something frame it: "Which papers run experiments on medical or clinical data?" asks for medical or
 # clinical data ("run experiments medical" had kept the medical-imaging papers below the patient-data one).
 _EXPERIMENTS_ON = re.compile(r"\b((?:run|runs|ran|running|conduct(?:s|ed|ing)?|perform(?:s|ed|ing)?)"
@@ -736,7 +741,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     # (nor what the asker needs it for, "For my class I want ...": the criterion had been "class examples ...")
     unasked = (labels + answer_nouns + [m.group(1) for m in _COLLECTION_SIZE.finditer(question)]  # ("of the 19 papers")
                + [w for m in _PURPOSE.finditer(question) for w in words(f"{m.group(1)} {m.group(2) or ''}")]
-               + [w for m in _EXPERIMENTS_ON.finditer(question) for w in words(m.group(1))])
+               + [w for m in _EXPERIMENTS_ON.finditer(question) for w in words(m.group(1))]
+               + [w for m in _ACCORDING_TO.finditer(question) for w in words(m.group(0))])
     named = [pid for pid in named if pid not in excluded]  # "Which papers besides DaTMe ...": asked of the others
     described = described_parts(question_kept, named, names)
     # (nor are the words pointing at papers, "them", "the second")

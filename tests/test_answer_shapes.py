@@ -187,6 +187,13 @@ def test_a_description_of_no_written_word_far_from_every_paper_points_at_none(se
     assert cited_ids(answer)[:1] == ["p14"], answer.text
 
 
+def test_the_authors_a_question_cites_are_not_asked_about(seed_assistant) -> None:
+    """ "According to the authors, what drives ...?" asks what the abstract says (probe107 qz017)."""
+    answer = seed_assistant.answer("Off-the-shelf tabular foundation models degrade across ancestries. According to "
+                                   "the authors, what drives the degradation?")
+    assert "authors" not in answer.text.split("\n")[0] and cited_ids(answer)[:1] == ["p19"], answer.text
+
+
 @pytest.mark.parametrize("question", [
     "The liquid-biopsy poster about organ disease and the one about tabular models across ancestry: how does each "
     "validate?",
