@@ -105,9 +105,12 @@ _ASKS_FOR_NAMES = re.compile(
 # ... or one asked for as the thing used: "which active speaker detection model did they use?" (not "Which model
 # performs best?", a winner; the abstract naming none had been answered by "an off-the-shelf Active Speaker
 # Detection (ASD) model", probe100 qs040)
+# ... or by the word: "I would like the names of the three multi-agent environments used" (the abstract says "three
+# MARL environments", and it had been quoted as the answer, probe107 qz036).
 _NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:[\w-]+\s+(?:(?:or|and)\s+)?){{0,3}}?{_NAMED_THINGS}s)\b"
                           rf"|\b(?:which|what)\s+(?P<one>(?:[\w-]+\s+){{0,5}}?{_NAMED_THINGS})\s+(?:did|does|do)\s+"
-                          r"(?:[\w-]+\s+){1,5}?(?:use|employ|adopt|build\s+on|rely\s+on|start\s+from)\b",
+                          r"(?:[\w-]+\s+){1,5}?(?:use|employ|adopt|build\s+on|rely\s+on|start\s+from)\b"
+                          r"|\bnames\s+of\s+(?:the|its|their)\s+(?P<named>(?:[\w-]+\s+){0,4}?[\w-]+s)\b",
                           re.IGNORECASE)
 _JOINING = frozenset({"or", "and"})
 _NOT_OF_THE_NOUN = frozenset({"specific", "exact", "particular", "actual", "individual", "named", "concrete"})
@@ -121,7 +124,8 @@ def names_asked(question: str) -> str:
     match = _NAMES_ASKED.search(question)
     if not match:
         return ""
-    noun = [w for w in (match.group("noun") or match.group("one")).split() if w.lower() not in _NOT_OF_THE_NOUN]
+    noun = [w for w in (match.group("noun") or match.group("one") or match.group("named")).split()
+            if w.lower() not in _NOT_OF_THE_NOUN]
     # (words of the noun phrase only: "What did the models in CoCHI show?" asks for no names; nor a paper asked
     # for: "Which paper helps multimodal models ...?", probe8 y012)
     if any(w.lower() in STOPWORDS - _JOINING or w.lower() in PAPER_WORDS for w in noun):

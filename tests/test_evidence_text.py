@@ -258,6 +258,10 @@ def test_a_sentence_naming_one_of_the_things_asked_for(sentence, count, noun, na
     ("Which paper helps multimodal models count corals?", ""),
     ("What did the models in CoCHI show?", ""),  # no names asked for
     ("What are the datasets like?", ""),
+    # ... or by the word "names" (probe107 qz036)
+    ("I would like the names of the three reef survey environments used.", "three reef survey environments"),
+    ("What are the names of the five sonar question answering benchmarks?",
+     "five sonar question answering benchmarks"),
 ])
 def test_the_named_things_a_question_asks_for(question, noun) -> None:
     assert names_asked(question) == noun
