@@ -1849,3 +1849,17 @@ def test_a_list_of_papers_stating_measured_figures_is_recognised(seeds, question
 ])
 def test_a_waiver_ending_a_sentence_is_no_criterion(question, expected) -> None:
     assert plan_question(question, []).alternatives == expected
+
+
+@pytest.mark.parametrize(("question", "first"), [
+    # the preamble's word for what the asking restates in another form is asked for (probe106 qy007, probe105 qx004)
+    ("Identifiability seems to be a buzzword this year. Which of these abstracts grapple with whether a reef's age "
+     "can be identified from the cores?", "Identifiability"),
+    ("identifiability stuff \u2014 show me everything that's about whether the reef age you want is even identifiable",
+     "identifiability"),
+    # not a generic word, nor one from a sentence after the asking
+    ("We are thin on reef modelling. Show me every paper that works with coral models.", "coral models"),
+    ("Which papers map reefs from drones? Reef mapping from boats doesn't count.", "map reefs drones"),
+])
+def test_the_preamble_names_what_the_asking_restates(question, first) -> None:
+    assert plan_question(question, []).alternatives[0] == first
