@@ -77,7 +77,10 @@ _SET_VALUED = re.compile(
     # ... or "the" papers a clause describes ("I need the submissions that put out a new benchmark", "I'd like the
     # studies that test on synthetic data first": one paper's fact answer had been given, probe95 qm001, probe99 qr012)
     rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+{_THE_ONES}\s+{_RELATIVE}"
-    r"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study))\b"
+    # ("Is there papers with animal data in them?": a non-native asker's plural, probe108 ra011)
+    rf"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study)|{_PAPER_NOUNS})\b"
+    # ... and the ones described before "ones": "need the training-free ones." (probe105 qx002)
+    r"|\b(?:need|want)\s+the\s+(?:[\w-]+\s+){1,3}?ones\b"
     # ("What new benchmarks or datasets come out of this batch?": the papers contributing them, probe89 qg012)
     r"|\b(?:what|which)\s+(?:new|novel)\s+(?:[\w-]+\s+){0,2}?(?:benchmarks|datasets|data\s+sets|corpora)\b"
     r"|\b(?:anything|everything|stuff)\s+(?:on|about|regarding|concerning|involving|covering|using|with|related\s+to|that"
@@ -1060,7 +1063,9 @@ def question_sentences(question: str) -> list[str]:
     return [part for s in split_sentences(question) for part in _SENTENCE_BREAK.split(s.text) if part.strip()]
 
 
-_COUNTS_TOO = re.compile(r"(?:also\s+)?(?:count(?:ing)?|includ(?:e|ing))\s+(?P<what>.+?)\s+(?:too|as\s+well)\W*$"
+# (said of the asker, "I'd count RLHF-style preference tuning too, not just classic RL.", probe106 qy006)
+_COUNTS_TOO = re.compile(r"(?:(?:I|we)(?:['\u2019]d|\s+would)\s+)?(?:also\s+)?(?:count(?:ing)?|includ(?:e|ing))\s+"
+                         r"(?P<what>.+?)\s+(?:too|as\s+well)(?:,\s+not\s+(?:just|only)\s+[^,;:?.!]+)?\W*$"
                          r"|(?P<also>.+?)\s+(?:also\s+counts?|counts?\s+(?:too|as\s+well))\W*$", re.IGNORECASE)
 _DOES_NOT_COUNT = re.compile(r"(?P<what>.+?)\s+(?:on\s+(?:its|their)\s+own\s+|alone\s+)?(?:does|do)(?:n't|\s+not)"
                              r"\s+count\W*$", re.IGNORECASE)

@@ -246,6 +246,8 @@ def test_papers_set_aside_by_description_are_not_the_criterion(question, criteri
     ("Which papers map coral reefs? Sonar surveys count as well.", "Sonar surveys"),
     ("Which papers map coral reefs? Drone surveys also count.", "Drone surveys"),
     ("anything that maps coral reefs? counting drone surveys too", "drone surveys"),  # typed in lower case
+    # said of the asker, with what it adds to (probe106 qy006)
+    ("Anything that maps coral reefs? I'd count drone surveys too, not just classic dives.", "drone surveys"),
 ])
 def test_a_sentence_counting_more_adds_an_alternative(question, added) -> None:
     plan = plan_question(question, [])
@@ -1863,3 +1865,11 @@ def test_a_waiver_ending_a_sentence_is_no_criterion(question, expected) -> None:
 ])
 def test_the_preamble_names_what_the_asking_restates(question, first) -> None:
     assert plan_question(question, []).alternatives[0] == first
+
+
+@pytest.mark.parametrize("question", [
+    "Is there papers with reef data in them?",  # (a non-native asker's plural, probe108 ra011)
+    "need the drone-free ones. no drones, no boats, just divers",  # (probe105 qx002)
+])
+def test_papers_asked_for_in_a_slip_or_by_ones_described_are_a_set(question) -> None:
+    assert plan_question(question, []).set_valued
