@@ -1224,8 +1224,11 @@ def suggested_kind(plan: QuestionPlan) -> Kind:
 
 def quoted_phrases(question: str) -> list[str]:
     """The phrases of several words a question quotes ("frame their problem as 'where to look'"): the words
-    the papers use, to be found as written. An apostrophe inside a word ("model's") opens no quote."""
-    quoted = [m.group(1).strip() for m in _QUOTED.finditer(question) if len(words(m.group(1))) >= 2]
+    the papers use, to be found as written. An apostrophe inside a word ("model's") opens no quote, and a quote
+    declined is no phrase asked for: "Any work that actually proves a lower bound? Not just 'theoretical
+    analysis', I mean a real lower bound." had listed the paper writing "theoretical analysis" (probe105 qx003)."""
+    quoted = [m.group(1).strip() for m in _QUOTED.finditer(question) if len(words(m.group(1))) >= 2
+              and not _DECLINED.search(question[:m.start()])]
     return quoted + [m.group(1) for m in _CALLED.finditer(question) if m.group(1) not in quoted]
 
 
@@ -1239,6 +1242,7 @@ _SEVERAL = re.compile(rf"\b(?:{_PAPER_NOUNS}|ones|how\s+many)\b"
 _CALLED = re.compile(r"\b(?:call(?:s|ed)?(?:\s+(?:them|it|themselves|itself))?"
                      r"|(?:describ|pitch|bill|brand|label|market|present)(?:es|ed|e|s|d|ing|led)?"
                      r"\s+(?:[\w-]+\s+){0,3}?as)\s+(?:being\s+)?([A-Za-z]+(?:-[A-Za-z]+)+)\b", re.IGNORECASE)
+_DECLINED = re.compile(r"\b(?:not|no|never)\s+(?:(?:just|only|merely|simply|a|an|the)\s+)?$", re.IGNORECASE)
 _QUOTED = re.compile(r"(?<![\w'\"])['\"\u2018\u201c]([^'\"\u2019\u201d]{3,80}?)['\"\u2019\u201d](?![\w])")
 
 

@@ -1873,3 +1873,13 @@ def test_the_preamble_names_what_the_asking_restates(question, first) -> None:
 ])
 def test_papers_asked_for_in_a_slip_or_by_ones_described_are_a_set(question) -> None:
     assert plan_question(question, []).set_valued
+
+
+@pytest.mark.parametrize(("question", "quoted"), [
+    ("Which papers frame reefs as 'living maps'?", ["living maps"]),
+    # a quote declined is no phrase asked for (probe105 qx003)
+    ("Any work that maps reefs? Not just 'reef surveys', I mean real maps.", []),
+    ("Which papers map reefs, not 'reef surveys'?", []),
+])
+def test_a_quote_declined_is_no_phrase_asked_for(question, quoted) -> None:
+    assert quoted_phrases(question) == quoted
