@@ -79,6 +79,10 @@ _SET_VALUED = re.compile(
     rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+{_THE_ONES}\s+{_RELATIVE}"
     # ("Is there papers with animal data in them?": a non-native asker's plural, probe108 ra011)
     rf"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study)|{_PAPER_NOUNS})\b"
+    # ... and a singular noun with a plural verb, another slip: "Which method are explicitly described as
+    # training-free?" (probe108 ra006, probe76 pr006)
+    rf"|\bwhich\s+(?:[\w-]+\s+){{0,2}}?(?:{_PAPER_NOUN}|method|approach|technique|framework|one)\s+(?:are|were)\b"
+    r"(?!\s+you\b)"
     # ... and the ones described before "ones": "need the training-free ones." (probe105 qx002)
     r"|\b(?:need|want)\s+the\s+(?:[\w-]+\s+){1,3}?ones\b"
     # ("What new benchmarks or datasets come out of this batch?": the papers contributing them, probe89 qg012)

@@ -1870,6 +1870,7 @@ def test_the_preamble_names_what_the_asking_restates(question, first) -> None:
 @pytest.mark.parametrize("question", [
     "Is there papers with reef data in them?",  # (a non-native asker's plural, probe108 ra011)
     "need the drone-free ones. no drones, no boats, just divers",  # (probe105 qx002)
+    "Which method are explicitly described as drone-free?",  # (a singular noun, a plural verb: probe108 ra006)
 ])
 def test_papers_asked_for_in_a_slip_or_by_ones_described_are_a_set(question) -> None:
     assert plan_question(question, []).set_valued
