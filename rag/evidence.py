@@ -106,11 +106,13 @@ _ASKS_FOR_NAMES = re.compile(
 # performs best?", a winner; the abstract naming none had been answered by "an off-the-shelf Active Speaker
 # Detection (ASD) model", probe100 qs040)
 # ... or by the word: "I would like the names of the three multi-agent environments used" (the abstract says "three
-# MARL environments", and it had been quoted as the answer, probe107 qz036).
+# MARL environments", and it had been quoted as the answer, probe107 qz036); of a thing named ("the names of the two
+# versions" are the "Lite" and "Feat" variants the abstract calls them, probe52 ph019).
 _NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:[\w-]+\s+(?:(?:or|and)\s+)?){{0,3}}?{_NAMED_THINGS}s)\b"
                           rf"|\b(?:which|what)\s+(?P<one>(?:[\w-]+\s+){{0,5}}?{_NAMED_THINGS})\s+(?:did|does|do)\s+"
                           r"(?:[\w-]+\s+){1,5}?(?:use|employ|adopt|build\s+on|rely\s+on|start\s+from)\b"
-                          r"|\bnames\s+of\s+(?:the|its|their)\s+(?P<named>(?:[\w-]+\s+){0,4}?[\w-]+s)\b",
+                          rf"|\bnames\s+of\s+(?:the|its|their)\s+(?P<named>(?:[\w-]+\s+){{0,4}}?"
+                          rf"(?:{_NAMED_THINGS}|environment)s)\b",
                           re.IGNORECASE)
 _JOINING = frozenset({"or", "and"})
 _NOT_OF_THE_NOUN = frozenset({"specific", "exact", "particular", "actual", "individual", "named", "concrete"})
