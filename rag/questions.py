@@ -893,7 +893,7 @@ def _named_before(preamble: Sequence[str], own: Sequence[str]) -> list[str]:
     """The preamble's word for what the asking sentence restates in another form of it: "Identifiability seems to be a
     buzzword this year. Which of these abstracts grapple with whether something can be identified from the data?"
     asks for identifiability, and "grapple whether identified data" alone had cleared no paper (probe106 qy007,
-    probe105 qx004; nine lists of the tuning sets gained, two lost). A word the asking writes as is already its
+    probe105 qx004; eight lists of the tuning sets gained, two lost). A word the asking writes as is already its
     criterion's; a generic one ("modelling" beside "diffusion models", "limits" beside "limit") names no topic, and
     had widened four lists. Only the words before the asking: a sentence after it sets papers aside or adds to
     them ("Image generation doesn't count.")."""
