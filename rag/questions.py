@@ -2090,23 +2090,31 @@ def narrow_carried(question: str, carried: Sequence[str]) -> list[str]:
 def compared_against(question: str) -> list[str]:
     """What a question measures a paper against: "How does CoCHI compare with temperature scaling in ECE?" ->
     ["temperature scaling"]. Its absence from the paper's abstract is what the answer must say."""
-    named = [m for m in _BEATEN.finditer(question) if _written_as_name(m.group(1))]
-    matches = [*_AGAINST.finditer(question), *named]
-    # (names joined by slashes are each compared against: "IndRM vs PC / GES" had been said to lack "PC" alone)
-    phrases = [m.group(1) for m in matches] + [name for m in matches for name in _slashed_names(question, m.end(1))]
+    named = [m for m in _BEATEN.finditer(question)
+             if _written_as_name(m.group(1)) or _NAMED_EXAMPLES.match(question, m.start(1))]
+    phrases = []
+    for m in [*_AGAINST.finditer(question), *named]:
+        # (methods named as examples are what is compared against: "beat classic causal discovery methods like PC or
+        # GES" had been answered from IndRM's abstract, which names neither, probe106 qy039)
+        example = _NAMED_EXAMPLES.match(question, m.start(1))
+        first, end = (example.group(1), example.end(1)) if example else (m.group(1), m.end(1))
+        phrases += [first, *_joined_names(question, end)]
     return [" ".join(content_terms(phrase)) for phrase in phrases if content_terms(phrase)]
 
 
-def _slashed_names(question: str, at: int) -> list[str]:
-    """The names a slash joins after position ``at``: " / GES / LiNGAM" -> ["GES", "LiNGAM"]."""
+def _joined_names(question: str, at: int) -> list[str]:
+    """The names joined on after position ``at``: " / GES / LiNGAM" -> ["GES", "LiNGAM"] ("IndRM vs PC / GES" had
+    been said to lack "PC" alone), and " or GES", ", GES and LiNGAM" the same."""
     names = []
-    while match := _SLASHED_NAME.match(question, at):
+    while match := _JOINED_NAME.match(question, at):
         names.append(match.group(1))
         at = match.end()
     return names
 
 
-_SLASHED_NAME = re.compile(r"\s*/\s*([A-Z][\w&+.-]*[\w&+-])")
+_JOINED_NAME = re.compile(r"\s*(?:/|,|\bor\b|\band\b)\s*(?:(?:or|and)\s+)?([A-Z][\w&+.-]*[\w&+-])")
+# Named examples a few words on, of what is compared against: "classic methods like PC", "baselines such as GES".
+_NAMED_EXAMPLES = re.compile(r"[^?.;:]{0,60}?\b(?:like|such\s+as|e\.g\.,?|including)\s+([A-Z][\w&+.-]*[\w&+-])")
 
 
 def asked_quantities(question: str) -> list[str]:

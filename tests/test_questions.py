@@ -1281,6 +1281,11 @@ def test_a_name_an_abstract_only_uses_is_a_criterion_of_a_question_asking_for_pa
     ("How does GlowNet do against YOLO at dusk?", ["YOLO"]),  # (probe75 pq039)
     ("Was GlowNet tested with drone video?", []),
     ("Did GlowNet compare its counting speed against manual surveys?", ["manual surveys"]),  # (probe89 qg038)
+    # ... and those "or", "and" or a comma join, and the names given as examples (probe106 qy039)
+    ("Did GlowNet beat YOLO or SSD at dusk?", ["YOLO", "SSD"]),
+    ("Does GlowNet outperform YOLO, SSD and DETR?", ["YOLO", "SSD", "DETR"]),
+    ("Did GlowNet beat classic detectors like YOLO or SSD on real video?", ["YOLO", "SSD"]),
+    ("Does GlowNet beat manual counting and save time?", []),
 ])
 def test_what_a_question_compares_a_paper_with(question, against) -> None:
     assert compared_against(question) == against
