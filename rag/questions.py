@@ -827,13 +827,12 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.set_phrase, plan.of_a_set = described_set, True
     if described:
         plan.described_among = _described_among(question, described)
-    asking, plan.said_before = _asking_sentence(question_kept) if plan.set_valued and not plan.set_phrase \
-        and not plan.negated else ("", False)
+    asking, plan.said_before, preamble = _asking_sentence(question_kept) \
+        if plan.set_valued and not plan.set_phrase and not plan.negated else ("", False, "")
     if asking and (own := content_terms(asking, drop=dropped)):
         plan.whole_alternatives = [] if plan.said_before else plan.alternatives
         plan.criterion_terms, plan.alternatives = own, _alternatives_of(asking, unasked)
         plan.aside_terms = [t for t in terms if t not in own]
-        preamble = question_kept.split(asking[:PREAMBLE_KEY])[0] if asking[:PREAMBLE_KEY] in question_kept else ""
         plan.alternatives = _named_before(content_terms(preamble, drop=dropped), own) + plan.alternatives
         # ("I'm trying to separate the math-heavy work from the benchmark-chasing. Which papers ...?": the
         # preamble describes kinds of work, and "the math-heavy work" had made the list one paper's answer)
@@ -863,30 +862,29 @@ def _alternatives_of(text: str, unasked: Sequence[str]) -> list[str]:
     return alternatives((clauses(text) or [text])[0], unasked)
 
 
-def _asking_sentence(question: str) -> tuple[str, bool]:
+def _asking_sentence(question: str) -> tuple[str, bool, str]:
     """The sentence asking for the set, when the question has others: "I'm reviewing for a workshop on ML for
     healthcare. Which papers have a medical or clinical application?" -> its second sentence. The preamble had
     joined the criterion ("reviewing workshop ML healthcare medical clinical application"), and the list held one
     of the four medical papers. A colon ends a preamble too ("Quick check before I go hunting on GitHub: which
     abstracts say code is released?"); one after the asking ("Which papers contribute theory: proofs, bounds
     ...?") details it. Empty for a question of one sentence ("i.e." and "e.g." end none). With it, whether the
-    asking points back at the sentences before it, and so is all of them."""
+    asking points back at the sentences before it, and so is all of them, and the preamble before it (none when it
+    points back)."""
     sentences = [part for s in question_sentences(question) for part in _after_preamble(s)]
     asking = [s for s in sentences if _SET_VALUED.search(s)]
     if len(sentences) < 2 or not asking:
-        return "", False
+        return "", False, ""
     # one pointing back, "Is there a paper that explains this?", asks about the sentences before it: all of them,
     # read as one, since the dash of "lower bounds pop up - which abstracts derive one?" restates nothing
     at = sentences.index(asking[-1])
     if at and _points_back(asking[-1]):  # (the first sentence has nothing before it to point at)
-        return " ".join(sentences), True
+        return " ".join(sentences), True, ""
+    preamble = " ".join(sentences[:at])
     after = sentences[at + 1:]
     if after and (items := _listed_items(after[0])):  # ("Which lean on theory? Proofs, bounds, that kind of
-        return f"{asking[-1].rstrip(' ?.!')} - {items}", False  # thing.": its examples)
-    return asking[-1], False
-
-
-PREAMBLE_KEY = 30  # the asking sentence is found in the question by its first characters (it may have items added)
+        return f"{asking[-1].rstrip(' ?.!')} - {items}", False, preamble  # thing.": its examples)
+    return asking[-1], False, preamble
 
 
 def _named_before(preamble: Sequence[str], own: Sequence[str]) -> list[str]:
@@ -2090,13 +2088,13 @@ def narrow_carried(question: str, carried: Sequence[str]) -> list[str]:
 def compared_against(question: str) -> list[str]:
     """What a question measures a paper against: "How does CoCHI compare with temperature scaling in ECE?" ->
     ["temperature scaling"]. Its absence from the paper's abstract is what the answer must say."""
-    named = [m for m in _BEATEN.finditer(question)
-             if _written_as_name(m.group(1)) or _NAMED_EXAMPLES.match(question, m.start(1))]
     phrases = []
-    for m in [*_AGAINST.finditer(question), *named]:
+    for m in [*_AGAINST.finditer(question), *_BEATEN.finditer(question)]:
         # (methods named as examples are what is compared against: "beat classic causal discovery methods like PC or
         # GES" had been answered from IndRM's abstract, which names neither, probe106 qy039)
         example = _NAMED_EXAMPLES.match(question, m.start(1))
+        if m.re is _BEATEN and not example and not _written_as_name(m.group(1)):
+            continue
         first, end = (example.group(1), example.end(1)) if example else (m.group(1), m.end(1))
         phrases += [first, *_joined_names(question, end)]
     return [" ".join(content_terms(phrase)) for phrase in phrases if content_terms(phrase)]
