@@ -258,6 +258,10 @@ _DEFINITION_REACH = 300  # characters before "(LLMs)" searched for its up to eig
 # So do requests about the answer's form, not its content: "in 3-4 sentences", "like I'm a first year PhD student",
 # and the corpus and the asker themselves: "in this batch", "I need", "(who's|anyone) working on/with".
 _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing)?\s+(?:for|at|into)|bird'?s[- ]eye"
+                          # (the asker searching, as "looking for": "I'm hunting for studies involving animals",
+                          # probe111; a paper "searching for" something is content)
+                          r"|(?:I|we)(?:['\u2019]m|['\u2019]re|\s+am|\s+are)?\s+(?:hunt|search|scan)(?:ing|ning)?\s+for"
+                          r"|out\s+of\s+curiosity"
                           rf"|(?:in|on|at|from|across)\s+(?:this|the)\s+(?:{CORPUS_NOUNS})\b"
                           r"|(?:I|we)(?:\s+really)?\s+(?:need|want)|(?:I|we)(?:'d|\u2019d|\s+would)\s+like|work(?:s|ing)?\s+(?:on|with)"
                           # the asker introducing themselves: "I'm a master's student", "As a journalist"
@@ -281,6 +285,9 @@ _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing
                           r"|guiding)\s+)?(?:question|problem|theme|topic|focus|concern|input)s?"
                           # ... or said to be it: "the papers where identifiability is the actual subject" (probe104
                           # qw002: "identifiability actual subject" had matched no paper)
+                          # ... or made it: "make identifiability (or its failure) a central question" (probe114)
+                          r"|(?:an?|the)\s+(?:central|key|main|core|primary|major|open|guiding)\s+(?:question|problem"
+                          r"|theme|topic|focus|concern)s?"
                           r"|(?:is|are|was|were)\s+(?:the|their|its)\s+(?:(?:actual|real|main|central|core|primary"
                           r"|whole|key)\s+)?(?:subject|focus|topic|theme|point)s?"
                           r"|in\s+(?:(?:about|under|at\s+most)\s+)?(?:\d+(?:\s*[-–]\s*\d+)?|one|two|three|four|five|a\s+few"

@@ -77,6 +77,7 @@ FORM_WORDS = PAPER_WORDS | frozenset(
     "each every both either neither also else etc i.e e.g kind kinds sort sorts thing things stuff "
     "main key major primary central overall general briefly short brief idea ideas point points "
     "theme themes topic topics area areas field fields cover covers covered research researchers "
+    "issue issues aspect aspects angle angles "
     "do does did done say says said can about regarding concerning related unrelated relate relates relevant "
     "way ways approach approaches method methods technique techniques two three four five six "
     "across among including especially such within "

@@ -226,7 +226,8 @@ LIST_ITEM_TERMS = 3  # an item of "A, B, or C" is a short noun phrase
 ALTERNATIVE_TERMS = 4  # longer criterion parts are one criterion, not alternatives (dev+probe list F1: 0.81 -> 0.83)
 # ("synthetic/controlled data", "genomic / genetic data": either; "w/" and "w/o" are "with" and "without")
 _SLASH = re.compile(r"(?<=[a-z])(?<!\bw)\s?/\s?(?=[a-z])", re.IGNORECASE)
-_ALTERNATIVE = re.compile(r",?\s+(?:or|including|incl\.?|(?<!\bnot\s)counting|such\s+as|e\.g\.,?|especially)\s+|\s*\("
+_ALTERNATIVE = re.compile(r",?\s+(?:or|including|incl\.?|(?<!\bnot\s)counting|such\s+as|e\.g\.,?|especially"
+                          r"|for\s+(?:instance|example),?)\s+|\s*\("
                           r"|,\s+like,?\s+", re.IGNORECASE)  # (", like proofs, ...": as "e.g.")
 # "or" joining two tenses of one verb, "code is (or will be) made available": no alternative (it had split the
 # criterion into "code" and "made available")
@@ -939,8 +940,7 @@ def _points_back(asking: str) -> bool:
             return True
         # ("Which ones contain a real theoretical result ...?": the papers asked for, with a criterion of their own;
         # "Which ones?" alone asks for those said before)
-        asked = noun.group() if noun.group().lower() != "ones" or len(content_terms(after)) <= MAX_POINTING_TERMS \
-            else ""
+        asked = noun.group() if noun.group().lower() != "ones" or not content_terms(after) else ""
         text = text[:noun.start()] + asked + _PERSONAL_PRONOUN.sub("", after)
     return bool(_POINTING_BACK.search(_COLLECTION.sub("", text)) or _FITS_WHAT_WAS_SAID.match(asking))
 
@@ -1304,12 +1304,14 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
 # paper ("a real theory part, not just experiments"). So is a concession ("a medical angle, even if medicine is only
 # one of several application domains", "code being shared, whether it's already out or just promised").
 # A parenthesis pointing back at the topic, "identifiability (or its failure)", is the same topic: "failure" alone
-# had listed the failure papers.
+# had listed the failure papers; so is one set off by commas.
 _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to|even\s+(?:if|when|though))"
                        r"|(?:,|\s[-\u2013\u2014])\s+not\s+(?:just|only|merely|simply))\b[^,;:?.!()]*"
                        r"|,\s+whether\b[^;:?.!()]*"  # (to the sentence's end: ", whether in people, animals or AI")
                        r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|not|except|excluding"
-                       r"|or\s+(?:its|their|the\s+lack\s+of|lack)\b)[^()]*\)",
+                       r"|or\s+(?:its|their|the\s+lack\s+of|lack)\b)[^()]*\)"
+                       # (or between commas: "make identifiability, or its failure, a central question", probe107)
+                       r"|,\s+or\s+(?:its|their|the\s+lack\s+of|lack)\b[^,;:?.!()]*(?=,)",
                        re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
 # ("(A, B)", "— A, B —", "— A, B?" at the end)
 _EXAMPLES = re.compile(r"\s*\((?P<a>[^()]*)\)"

@@ -539,8 +539,12 @@ def test_papers_asked_for_without_which_set_aside_too(question: str, criterion: 
     ("Doesn't have to be the main focus, I just want to know which ones were tested on sonar data.",
      "tested sonar data", False),
     ("Which papers count corals from an ecological perspective?", "count corals ecological perspective", False),
-    # a parenthesis pointing back at the topic ("or its failure") is the same topic, no alternative
+    # a parenthesis pointing back at the topic ("or its failure") is the same topic, no alternative; so between commas
     ("Which papers study identifiability (or its failure)?", "identifiability", False),
+    ("Which papers study datability, or its failure, in depth?", "datability depth", False),
+    # a topic made "a central question" or called an "issue" is the topic (probe114 rg005, probe111 rd009)
+    ("Which abstracts make datability a central question?", "datability", False),
+    ("Which ones deal with the datability issue?", "datability", False),
     # a preamble before "Which of these papers ... their ...": "their" is the papers', the preamble not the criterion
     ("I'm making a list for readers who tinker. Which of these papers say their code is available?",
      "code available", False),
@@ -603,6 +607,7 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     ("satellite or aerial imagery", ["satellite", "aerial imagery"]),
     ("sensor data, including drifting capsules", ["sensor data", "drifting capsules"]),
     ("insects such as bees or fireflies", ["insects", "bees", "fireflies"]),
+    ("insects, for instance bees or fireflies", ["insects", "bees", "fireflies"]),  # (had kept "instance bees")
     ("graph neural networks", ["graph neural networks"]),
     # the commas of "A, B, or C" separate alternatives; a clause after a comma does not
     ("tides, river deltas, or coral reefs", ["tides", "river deltas", "coral reefs"]),
@@ -1439,6 +1444,10 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
     # the asker introducing themselves
     ("I'm a master's student. Which papers study reef fish?", ["reef", "fish"]),
     ("As a marine journalist I want papers on reef fish.", ["reef", "fish"]),
+    # searching, as "looking for" (probe111 rd, "hunting for studies involving animals"), and idle curiosity
+    ("I'm hunting for papers on reef fish.", ["reef", "fish"]),
+    ("Out of curiosity, any papers on shipwrecks?", ["shipwrecks"]),
+    ("Which papers are searching for shipwrecks?", ["searching", "shipwrecks"]),  # (the papers' search is content)
 ])
 def test_framing_phrases_are_not_content_terms(question, terms) -> None:
     assert plan_question(question, []).terms == terms
@@ -1706,6 +1715,11 @@ def test_a_set_asking_sentence_that_points_back_keeps_the_sentence_before(seeds)
     # an asking sentence that only says papers fit ("Which papers qualify?") points back too: it had been "qualify"
     fits = plan_question("I want everything on coral reefs, kelp included. Which papers qualify?", seeds)
     assert "reefs" in fits.criterion, fits
+    # "ones" with a word of its own names its criterion: "Which ones deal with that datability issue?" had been read
+    # as pointing back, and the whole question (a long description) had matched no paper (probe111 rd009)
+    named = plan_question("Some papers ask whether the cause can be pinned down from data at all. Which ones deal "
+                          "with that datability issue?", seeds)
+    assert named.criterion == "datability", named
 
 
 def test_a_description_among_a_criterions_examples_points_at_no_paper(seeds) -> None:
