@@ -268,7 +268,7 @@ _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing
                           r"|(?:I'?m|I\s+am|as)\s+an?\s+(?:[\w'\u2019-]+\s+){0,3}?(?:student|researcher|reviewer|engineer"
                           r"|journalist|chair|organi[sz]er|officer|scientist|developer|practitioner|professor|postdoc)"
                           r"|lay\s+of\s+the\s+land|(?:one|two|three)[- ](?:line|liner|sentence|paragraph)s?"
-                          r"|ha(?:ve|s)\s+(?:anything\s+)?to\s+do\s+with"
+                          r"|ha(?:ve|s)\s+(?:anything\s+)?to\s+do\s+with|(?:an?\s+)?(?:(?:direct|real|any)\s+)?bearing\s+on"
                           # what a paper is about, framed: "center on questions of identifiability", "examples where"
                           r"|cent(?:er|re)(?:s|ed|ing)?\s+(?:on|around)|revolv(?:e|es|ed|ing)\s+around|questions?\s+of"
                           r"|examples?\s+(?:where|in\s+which)"

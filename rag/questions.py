@@ -845,6 +845,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.contributed = contributed_phrase(contrasted)  # ("instead of proposing a new model": not contributed)
         contrast = " ".join(m.group(0) for m in _CONTRAST.finditer(question_kept))
         plan.aside_terms += [t for t in content_terms(contrast) if t not in own]
+        if not plan.whole_alternatives and (conceded := _CONCEDED.search(asking or question_kept)):
+            plan.whole_alternatives = alternatives(conceded.group(1), unasked)  # (read when the rest matches none)
     if plan.set_valued and plan.negated and not plan.set_phrase:
         plan.set_phrase = _negated_set(question)
     if plan.set_phrase:
@@ -1313,6 +1315,11 @@ _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to
                        # (or between commas: "make identifiability, or its failure, a central question", probe107)
                        r"|,\s+or\s+(?:its|their|the\s+lack\s+of|lack)\b[^,;:?.!()]*(?=,)",
                        re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
+# The items a concession accepts alike, ", whether A, B, or C": examples of the criterion, which only stand in for
+# it when it matches no paper ("a direct bearing on healthcare, whether clinical diagnosis, medical imaging, or
+# patient-level risk prediction": no abstract writes "healthcare", probe113 rf002). While the criterion matches,
+# they stay aside: "code being shared, whether it's already out or just promised".
+_CONCEDED = re.compile(r",\s+whether\s+(?:(?:in|as|via|through|for|by|from|on|with)\s+)?([^;:?.!()]+)", re.IGNORECASE)
 # ("(A, B)", "— A, B —", "— A, B?" at the end)
 _EXAMPLES = re.compile(r"\s*\((?P<a>[^()]*)\)"
                        r"|\s+[\u2013\u2014]\s*(?P<b>[^\u2013\u2014]+?)\s*(?:[\u2013\u2014](?=[\s?.!,;:]|$)|(?=[?.!]*\s*$))")
@@ -2164,7 +2171,11 @@ def asks_duration(question: str) -> bool:
 
 # (or a time measure asked the value of: "what is the wall-clock cost relative to exact compilation?", "whats the
 # param / latency overhead?", "I'd like the inference latency overhead", probe104 qw036, probe98 qp037, probe96 qn039)
-_DURATION = re.compile(r"\bhow\s+long\s+(?:does|did|do|would|will|can)\b[^?.;]*?\b(?:take|takes|run|runs|train)\b"
+# (an aside may come first, "How long, in wall-clock time, do ... take", or the unit of work, "how long per run?",
+# probe113 rf040, probe112 re038)
+_DURATION = re.compile(r"\bhow\s+long\b(?:\s*,[^,?.;]*,)?\s+(?:does|did|do|would|will|can)\b[^?.;]*?"
+                       r"\b(?:take|takes|run|runs|train)\b"
+                       r"|\bhow\s+long\s+(?:per|for\s+(?:a|each|one))\s+(?:(?:training\s+)?run|epoch|step|iteration)\b"
                        r"|\bhow\s+much\s+(?:faster|slower|quicker)\b"
                        r"|\b(?:what(?:['\u2019]?s)?|how\s+much|(?:['\u2019]d|would)\s+like)\s+[^?.;]{0,40}?"
                        r"\b(?:wall[- ]?clock|run[- ]?times?|latency|latencies|inference\s+time|training\s+time"

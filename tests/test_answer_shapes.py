@@ -601,6 +601,16 @@ def test_a_criterion_whose_distinctive_word_no_abstract_holds_lists_nothing(seed
     assert answer.text.startswith("No paper in the corpus clearly matches"), answer.text
 
 
+def test_a_concessions_examples_stand_in_for_a_criterion_no_paper_matches(seed_assistant) -> None:
+    """ "..., whether A, B or C" accepts each example alike. While the criterion matches papers the examples stay
+    aside ("code being shared, whether it's already out or just promised"); when it matches none (no abstract
+    writes "hospitals"), they are what the list is of: the answer had been that no paper matches (probe113 rf002)."""
+    answer = seed_assistant.answer("Which papers matter for hospitals, whether medical imaging, clinical tests or "
+                                   "patient data?")
+    assert not answer.refused and {"p03", "p14"} <= set(cited_ids(answer)), answer.text
+    assert "medical imaging" in answer.text.split("\n")[0], answer.text
+
+
 @pytest.mark.parametrize("question", ["Which papers use batch normalization?",
                                       "Which papers in this batch use batch normalization?"])
 def test_a_topic_half_of_whose_words_no_abstract_holds_lists_nothing(seed_assistant, question) -> None:
@@ -748,6 +758,9 @@ def test_statistics_asked_about_and_never_written_are_not_stated(seed_assistant,
     "For the tensor-train counting pipelines, what is the wall-clock cost against exact compilation?",
     "DGP wires every ViT layer to every LLM layer; whats the latency overhead?",
     "Does DGP's routing slow the model down? I'd like the inference latency overhead.",
+    # an aside before the verb, or the unit of work (probe113 rf040, probe112 re038)
+    "How long, roughly, do the tensor-train counting pipelines take on the largest Sudoku?",
+    "Tensor-train counting pipelines on Sudoku: how long per run?",
 ])
 def test_how_long_or_how_much_faster_of_an_abstract_writing_no_time_is_not_stated(seed_assistant, question) -> None:
     """The Sudoku paper writes no word of time or speed: its "many orders-of-magnitude more accurate" had answered

@@ -1447,6 +1447,7 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
     # searching, as "looking for" (probe111 rd, "hunting for studies involving animals"), and idle curiosity
     ("I'm hunting for papers on reef fish.", ["reef", "fish"]),
     ("Out of curiosity, any papers on shipwrecks?", ["shipwrecks"]),
+    ("Which papers have a direct bearing on shipwrecks?", ["shipwrecks"]),  # (probe113 rf002)
     ("Which papers are searching for shipwrecks?", ["searching", "shipwrecks"]),  # (the papers' search is content)
 ])
 def test_framing_phrases_are_not_content_terms(question, terms) -> None:
