@@ -226,8 +226,10 @@ LIST_ITEM_TERMS = 3  # an item of "A, B, or C" is a short noun phrase
 ALTERNATIVE_TERMS = 4  # longer criterion parts are one criterion, not alternatives (dev+probe list F1: 0.81 -> 0.83)
 # ("synthetic/controlled data", "genomic / genetic data": either; "w/" and "w/o" are "with" and "without")
 _SLASH = re.compile(r"(?<=[a-z])(?<!\bw)\s?/\s?(?=[a-z])", re.IGNORECASE)
-_ALTERNATIVE = re.compile(r",?\s+(?:or|including|incl\.?|(?<!\bnot\s)counting|such\s+as|e\.g\.,?|especially"
-                          r"|for\s+(?:instance|example),?)\s+|\s*\("
+# The words that introduce examples: "such as", "e.g.", "for instance", "including" (one set for every reading of
+# examples: a criterion's alternatives, a description among them, the methods a paper is measured against)
+_EXAMPLE_MARKER = r"(?:such\s+as|e\.g\.,?|for\s+(?:instance|example),?|including)"
+_ALTERNATIVE = re.compile(rf",?\s+(?:or|{_EXAMPLE_MARKER}|incl\.?|(?<!\bnot\s)counting|especially)\s+|\s*\("
                           r"|,\s+like,?\s+", re.IGNORECASE)  # (", like proofs, ...": as "e.g.")
 # "or" joining two tenses of one verb, "code is (or will be) made available": no alternative (it had split the
 # criterion into "code" and "made available")
@@ -306,9 +308,10 @@ _DESCRIBED = re.compile(
     rf"(?:\s+|\s*/\s*)){{0,6}}?"
     rf"(?!{_THE_PAPER}){_WORD_WHOLE})"
     r"\s+(?<!\bto\s)"
-    # ("the system does each one touch", "the paper arguing that only one role": a count, not a head noun; nor
+    # ("the system does each one touch", "the paper arguing that only (just) one role": a count, not a head noun; nor
     # after a preposition: "the immediate upstream drivers of one outcome" counts outcomes)
-    r"(?:paper|abstract|article|study|work|benchmark|(?<!only\s)(?<!each\s)(?<!every\s)(?<!any\s)(?<!no\s)"
+    r"(?:paper|abstract|article|study|work|benchmark|(?<!only\s)(?<!just\s)(?<!each\s)(?<!every\s)(?<!any\s)"
+    r"(?<!no\s)"
     r"(?<!\bof\s)(?<!\bin\s)(?<!\bon\s)(?<!\bto\s)(?<!\bfor\s)(?<!\bfrom\s)(?<!\bwith\s)(?<!\bby\s)one)\b)"
     rf"{_ON}"
     # "the benchmark for blaming failures", "the dataset of birds calling", "the training method that decides"
@@ -372,7 +375,8 @@ _COUNT_LIST = re.compile(
 _COUNTED_THEN_NAMED = re.compile(
     rf"\b{_COUNT_WORD}\s+((?:[\w-]+\s+){{0,4}}[\w-]+)[^?]*?"
     r"\b(?:what\s+(?:are|were)\s+(?:their|the)\s+names|(?:can\s+you\s+)?name\s+them"
-    r"|(?:what|which)\s+(?:ones\s+)?(?:are|were)\s+they(?:\s+called)?)\b"
+    # (the counted noun restated: "in three MARL environments - which environments were they?", probe118 rk039)
+    r"|(?:what|which)\s+(?:ones\s+|[\w-]+s\s+)?(?:are|were)\s+they(?:\s+called)?)\b"
     rf"|\b{_COUNT_WORD}\s+(?!of\b|(?:[\w-]+\s+){{0,2}}?(?:{_SET_NOUN}|{_PAPER_NOUN})\b)((?:[\w-]+\s+){{0,4}}[\w-]+)"
     r"[^?]*?[.;:]\s*which\s+ones\s*\?",
     re.IGNORECASE,
@@ -875,7 +879,7 @@ def _asking_sentence(question: str) -> tuple[str, bool, str]:
     asking points back at the sentences before it, and so is all of them, and the preamble before it (none when it
     points back)."""
     sentences = [part for s in question_sentences(question) for part in _after_preamble(s)]
-    asking = [s for s in sentences if _SET_VALUED.search(s)]
+    asking = [s for s in sentences if _SET_VALUED.search(s)] or _asked_alone(sentences)
     if len(sentences) < 2 or not asking:
         return "", False, ""
     # one pointing back, "Is there a paper that explains this?", asks about the sentences before it: all of them,
@@ -888,6 +892,14 @@ def _asking_sentence(question: str) -> tuple[str, bool, str]:
     if after and (items := _listed_items(after[0])):  # ("Which lean on theory? Proofs, bounds, that kind of
         return f"{asking[-1].rstrip(' ?.!')} - {items}", False, preamble  # thing.": its examples)
     return asking[-1], False, preamble
+
+
+def _asked_alone(sentences: Sequence[str]) -> list[str]:
+    """With no sentence cueing a set, the question's one sentence ending in "?" (as ``_set_sentence`` reads it):
+    "Any work that treats identifiability ... as a central object of study? I'm collecting these for a reading
+    group, so be strict ..." had taken "collecting reading group" and "strict" for criteria (probe115 rh005)."""
+    asked = [s for s in sentences if s.rstrip().endswith("?")]
+    return asked if len(asked) == 1 else []
 
 
 def _named_before(preamble: Sequence[str], own: Sequence[str]) -> list[str]:
@@ -907,15 +919,20 @@ def _listed_items(sentence: str) -> str:
     """The items of a sentence that only lists short ones, as "A, B, or C": "Proofs, bounds, identifiability results,
     that kind of thing." and "Count LLMs, multimodal LLMs and LLM agents." give examples of the criterion asked
     before them, and had been left out of the list's alternatives (probe84 qb006, probe89 qg011); "" for any other
-    sentence."""
+    sentence, or one of the asker's own."""
     text = _tail_as_or(sentence.strip(" .!?"))
     counting = _COUNTING_IN.match(text)  # (after "Count ...", "and" joins items too; else it may join a clause's)
     separator = rf"{_EXAMPLE_SEPARATOR.pattern}|\s+and\s+" if counting else _EXAMPLE_SEPARATOR.pattern
     items = [item.strip() for item in re.split(separator, text[counting.end():] if counting else text,
                                                flags=re.IGNORECASE) if item and item.strip()]
     listed = len(items) >= 2 and all(0 < len(content_terms(item)) <= LIST_ITEM_TERMS and not _YES_NO.match(item)
-                                     for item in items)
+                                     for item in items) and not _ASKER.search(text)
     return f"{', '.join(items[:-1])}, or {items[-1]}" if listed else ""
+
+
+# The asker speaking of themselves: "I'm collecting these for a reading group, so be strict ..." lists nothing (its
+# clauses had become the criteria "collecting reading group" and "strict", probe115 rh005)
+_ASKER = re.compile(r"\b(?:I|I['\u2019](?:m|d|ve|ll)|me|my|we|we['\u2019](?:re|d|ve|ll)|our|us)\b", re.IGNORECASE)
 
 
 _COUNTING_IN = re.compile(r"^(?:count|counting|include|including|incl\.?)\s+", re.IGNORECASE)
@@ -1775,7 +1792,7 @@ _EACH_OF_A_SET = re.compile(rf"\b(?:each|every)\s+(?:[\w&+-]+\s+){{0,3}}{_PAPER_
 # is one ("Which paper is the one that ...")
 _RESTATED_ASK = re.compile(rf"(?:^|.*[.?!:]\s+)\W*(?:which|what)\s+(?!(?:{_PAPER_NOUN}|one)s?\b)\w+\b[^.?!]*\b"
                            r"(?:is|are|was|were)\s+$", re.IGNORECASE)
-_AMONG_EXAMPLES = re.compile(r"\b(?:e\.g\.|such\s+as|for\s+example|including)[^.?!;:()]*$", re.IGNORECASE)
+_AMONG_EXAMPLES = re.compile(rf"\b{_EXAMPLE_MARKER}[^.?!;:()]*$", re.IGNORECASE)
 _PART_OF_A_PAPER = re.compile(rf"^the\s+(?:[\w-]+\s+)?{_PART_NOUNS}\s+(?:on|about|of|for|that|which)\b|\sdataset$",
                               re.IGNORECASE)
 
@@ -2121,7 +2138,7 @@ def _joined_names(question: str, at: int) -> list[str]:
 
 _JOINED_NAME = re.compile(r"\s*(?:/|,|\bor\b|\band\b)\s*(?:(?:or|and)\s+)?([A-Z][\w&+.-]*[\w&+-])")
 # Named examples a few words on, of what is compared against: "classic methods like PC", "baselines such as GES".
-_NAMED_EXAMPLES = re.compile(r"[^?.;:]{0,60}?\b(?:like|such\s+as|e\.g\.,?|including)\s+([A-Z][\w&+.-]*[\w&+-])")
+_NAMED_EXAMPLES = re.compile(rf"[^?.;:]{{0,60}}?\b(?:like|{_EXAMPLE_MARKER})\s+([A-Z][\w&+.-]*[\w&+-])")
 
 
 def asked_quantities(question: str) -> list[str]:

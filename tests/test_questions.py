@@ -1097,6 +1097,8 @@ def test_expected_answer(question, expects) -> None:
     ("The GlowNet paper tests in three cities. Which ones?", 3, "cities"),
     ("Someone said two of these count fireflies. Which ones was she talking about?", None, ""),
     ("Two papers count fireflies. Which ones?", None, ""),
+    # ... or restating the noun counted (probe118 rk039)
+    ("GlowNet is tested in three cities - which cities were they?", 3, "cities"),
 ])
 def test_listed_count_reads_the_number_and_the_listed_noun(question, count, head) -> None:
     number, noun = listed_count(question)
@@ -1448,6 +1450,9 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
     ("I'm hunting for papers on reef fish.", ["reef", "fish"]),
     ("Out of curiosity, any papers on shipwrecks?", ["shipwrecks"]),
     ("Which papers have a direct bearing on shipwrecks?", ["shipwrecks"]),  # (probe113 rf002)
+    # emphasis and the verb of framing ("actual animal data" had hidden "animal" from its related words, probe116)
+    ("Are there any papers with actual reef data?", ["reef", "data"]),
+    ("Which papers treat reef maps as a central question?", ["reef", "maps"]),
     ("Which papers are searching for shipwrecks?", ["searching", "shipwrecks"]),  # (the papers' search is content)
 ])
 def test_framing_phrases_are_not_content_terms(question, terms) -> None:
@@ -1721,6 +1726,22 @@ def test_a_set_asking_sentence_that_points_back_keeps_the_sentence_before(seeds)
     named = plan_question("Some papers ask whether the cause can be pinned down from data at all. Which ones deal "
                           "with that datability issue?", seeds)
     assert named.criterion == "datability", named
+
+
+def test_the_asking_sentence_is_the_one_question_when_no_sentence_cues_a_set(seeds) -> None:
+    """ "Any work that ...? I'm collecting these for a reading group, so be strict about it.": the asker's own
+    sentence lists no examples, and its clauses had become criteria ("collecting reading group", "strict",
+    probe115 rh005)."""
+    plan = plan_question("Any work that makes datability a central object of study? I'm collecting these for a "
+                         "reading group, so be strict about it being central.", seeds)
+    assert plan.kind == "list" and plan.alternatives == ["datability"], plan
+
+
+def test_just_one_is_a_count_not_a_paper_described(seeds) -> None:
+    """ "... as the main subject rather than just one downstream task": "the main subject rather than just one" had
+    been read as a paper described ("the X one"), and the list as one paper's answer (probe119 rl011)."""
+    plan = plan_question("Reef robots as the main subject rather than just one downstream task. Which papers?", seeds)
+    assert not plan.described, plan.described
 
 
 def test_a_description_among_a_criterions_examples_points_at_no_paper(seeds) -> None:
