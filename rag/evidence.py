@@ -258,6 +258,10 @@ _DEFINITION_REACH = 300  # characters before "(LLMs)" searched for its up to eig
 # So do requests about the answer's form, not its content: "in 3-4 sentences", "like I'm a first year PhD student",
 # and the corpus and the asker themselves: "in this batch", "I need", "(who's|anyone) working on/with".
 _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing)?\s+(?:for|at|into)|bird'?s[- ]eye"
+                          # ("Which of these touch diffusion-based image generation?", probe117 rj003; not "use touch
+                          # sensing")
+                          r"|(?:(?<=\bthat\s)|(?<=\bwhich\s)|(?<=\bwho\s)|(?<=\bthese\s)|(?<=\bthose\s)|(?<=\bones\s)"
+                          r"|(?<=\bpapers\s))touch(?:es|ed)?"
                           # (the asker searching, as "looking for": "I'm hunting for studies involving animals",
                           # probe111; a paper "searching for" something is content)
                           r"|(?:I|we)(?:['\u2019]m|['\u2019]re|\s+am|\s+are)?\s+(?:hunt|search|scan)(?:ing|ning)?\s+for"

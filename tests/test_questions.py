@@ -174,6 +174,7 @@ def test_questions_about_one_thing_are_fact(question) -> None:
     ("Studies that map coral reefs with sonar.", True),
     ("Works reporting drone surveys of reefs", True),
     ("Reefs are hard to map. Studies involving sonar?", True),
+    ("show me the coral reef stuff", True),  # (probe116 ri003 had been one paper's answer)
     # asked for a way, a number or a reason, not for papers: one paper's answer unless a paper is named
     ("With a fixed budget of divers, how should you choose which reefs to survey?", False),
     ("What sampling rate do the reef microphones use?", False),
@@ -1433,6 +1434,7 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
     ("I'm looking for papers that look at flood forecasts.", ["flood", "forecasts"]),
     ("Which papers have anything to do with robots?", ["robots"]),
     ("Which papers use touch sensing?", ["touch", "sensing"]),  # the word itself stays a content word
+    ("Which of these touch reef mapping at all?", ["reef", "mapping"]),  # ... the papers' verb does not (probe117)
     ("Which submissions study pruning?", ["pruning"]),
     ("Submissions where reef maps are studied?", ["reef", "maps", "studied"]),  # (the plural at the start, too)
     ("Preprints on coral reefs, anyone?", ["coral", "reefs"]),
