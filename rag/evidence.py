@@ -265,7 +265,7 @@ _FORM_PHRASE = re.compile(r"\b(?:touch(?:es|ed|ing)?\s+(?:up)?on|look(?:s|ed|ing
                           # (the asker searching, as "looking for": "I'm hunting for studies involving animals",
                           # probe111; a paper "searching for" something is content)
                           r"|(?:I|we)(?:['\u2019]m|['\u2019]re|\s+am|\s+are)?\s+(?:hunt|search|scan)(?:ing|ning)?\s+for"
-                          r"|out\s+of\s+curiosity"
+                          r"|out\s+of\s+curiosity|(?:I|we)\s+(?:don['\u2019]?t|do\s+not)\s+care\s+(?:which|what|how)?"
                           rf"|(?:in|on|at|from|across)\s+(?:this|the)\s+(?:{CORPUS_NOUNS})\b"
                           r"|(?:I|we)(?:\s+really)?\s+(?:need|want)|(?:I|we)(?:'d|\u2019d|\s+would)\s+like|work(?:s|ing)?\s+(?:on|with)"
                           # the asker introducing themselves: "I'm a master's student", "As a journalist"

@@ -1350,7 +1350,14 @@ _WITHOUT = re.compile(r"\b(?:without|zero)\s+([a-z]{4,})(?:\s+(?:extra|additiona
 
 
 def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
-    """Criterion alternatives: "medical or clinical data" -> ["medical", "clinical data"].
+    """Criterion alternatives: "medical or clinical data" -> ["medical", "clinical data"]; none that only says which
+    way a result goes ("positive or negative results")."""
+    parts = _alternatives(question, drop)
+    return [part for part in parts if not _only_polarity(part)] or parts
+
+
+def _alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
+    """The criterion's alternatives as written.
 
     A parenthesis listing short items after a short criterion names examples of it, each an alternative beside
     the words around it: "cheaper or more tractable (speed, memory, approximation)". After a long description
@@ -1392,6 +1399,17 @@ def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
         whole = [" ".join(content_terms(part, drop)) for part in split] if led else parts
         parts = [" ".join(p for p in whole if p)]
     return parts + [free for part in parts if (free := _free_form(part)) != part]
+
+
+# Which way a result goes: "identifiability - positive or negative results" asks for identifiability results of
+# either sign, and "positive" alone had listed the papers writing it of anything (probe110 rc005, probe118 rk003)
+_POLARITY_STEMS = frozenset(stem(w) for w in ("positive", "positively", "negative", "negatively"))
+
+
+def _only_polarity(part: str) -> bool:
+    """Whether an alternative says only which way a result goes, with nothing of what the result is about."""
+    stems = {stem(w.lower()) for w in part.split()}
+    return bool(stems & _POLARITY_STEMS) and stems <= _POLARITY_STEMS | GENERIC_STEMS
 
 
 def _shared_lead(pieces: list[str], drop: Sequence[str]) -> list[str]:

@@ -609,6 +609,10 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     ("sensor data, including drifting capsules", ["sensor data", "drifting capsules"]),
     ("insects such as bees or fireflies", ["insects", "bees", "fireflies"]),
     ("insects, for instance bees or fireflies", ["insects", "bees", "fireflies"]),  # (had kept "instance bees")
+    # which way a result goes is no alternative beside a topic (probe110 rc005: "positive" had listed any paper
+    # writing it), though alone it is all there is
+    ("reef mapping - positive or negative results", ["reef mapping"]),
+    ("positive or negative results", ["positive", "negative results"]),
     ("graph neural networks", ["graph neural networks"]),
     # the commas of "A, B, or C" separate alternatives; a clause after a comma does not
     ("tides, river deltas, or coral reefs", ["tides", "river deltas", "coral reefs"]),
@@ -1435,6 +1439,7 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
     ("Which papers have anything to do with robots?", ["robots"]),
     ("Which papers use touch sensing?", ["touch", "sensing"]),  # the word itself stays a content word
     ("Which of these touch reef mapping at all?", ["reef", "mapping"]),  # ... the papers' verb does not (probe117)
+    ("Which papers argue about reef mapping? I don't care which way.", ["reef", "mapping"]),
     ("Which submissions study pruning?", ["pruning"]),
     ("Submissions where reef maps are studied?", ["reef", "maps", "studied"]),  # (the plural at the start, too)
     ("Preprints on coral reefs, anyone?", ["coral", "reefs"]),
