@@ -933,7 +933,8 @@ def _listed_items(sentence: str) -> str:
 
 # The asker speaking of themselves: "I'm collecting these for a reading group, so be strict ..." lists nothing (its
 # clauses had become the criteria "collecting reading group" and "strict", probe115 rh005)
-_ASKER = re.compile(r"\b(?:I|I['\u2019](?:m|d|ve|ll)|me|my|we|we['\u2019](?:re|d|ve|ll)|our|us)\b", re.IGNORECASE)
+# (a capital "I" alone: "i.e." opens no such sentence)
+_ASKER = re.compile(r"\b(?:(?-i:I)|I['\u2019](?:m|d|ve|ll)|me|my|we|we['\u2019](?:re|d|ve|ll)|our|us)\b", re.IGNORECASE)
 
 
 _COUNTING_IN = re.compile(r"^(?:count|counting|include|including|incl\.?)\s+", re.IGNORECASE)

@@ -1742,6 +1742,9 @@ def test_the_asking_sentence_is_the_one_question_when_no_sentence_cues_a_set(see
     plan = plan_question("Any work that makes datability a central object of study? I'm collecting these for a "
                          "reading group, so be strict about it being central.", seeds)
     assert plan.kind == "list" and plan.alternatives == ["datability"], plan
+    # (a lower-case "i" is no asker: "i.e." still lists)
+    listed = plan_question("Which of these lean on field work? Sonar maps, dive counts, i.e. field data.", seeds)
+    assert any("Sonar maps" in alternative for alternative in listed.alternatives), listed.alternatives
 
 
 def test_just_one_is_a_count_not_a_paper_described(seeds) -> None:
