@@ -896,7 +896,7 @@ def _asking_sentence(question: str) -> tuple[str, bool, str]:
 
 
 def _asked_alone(sentences: Sequence[str]) -> list[str]:
-    """With no sentence cueing a set, the question's one sentence ending in "?" (as ``_set_sentence`` reads it):
+    """With no sentence cueing a set, the question's one sentence ending in "?" (``_set_sentence`` reads it too):
     "Any work that treats identifiability ... as a central object of study? I'm collecting these for a reading
     group, so be strict ..." had taken "collecting reading group" and "strict" for criteria (probe115 rh005)."""
     asked = [s for s in sentences if s.rstrip().endswith("?")]
@@ -927,14 +927,15 @@ def _listed_items(sentence: str) -> str:
     items = [item.strip() for item in re.split(separator, text[counting.end():] if counting else text,
                                                flags=re.IGNORECASE) if item and item.strip()]
     listed = len(items) >= 2 and all(0 < len(content_terms(item)) <= LIST_ITEM_TERMS and not _YES_NO.match(item)
-                                     for item in items) and not _ASKER.search(text)
+                                     for item in items) and not _FIRST_PERSON.search(text)
     return f"{', '.join(items[:-1])}, or {items[-1]}" if listed else ""
 
 
 # The asker speaking of themselves: "I'm collecting these for a reading group, so be strict ..." lists nothing (its
 # clauses had become the criteria "collecting reading group" and "strict", probe115 rh005)
 # (a capital "I" alone: "i.e." opens no such sentence)
-_ASKER = re.compile(r"\b(?:(?-i:I)|I['\u2019](?:m|d|ve|ll)|me|my|we|we['\u2019](?:re|d|ve|ll)|our|us)\b", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:(?-i:I)|I['\u2019](?:m|d|ve|ll)|me|my|we|we['\u2019](?:re|d|ve|ll)|our|us)\b",
+                           re.IGNORECASE)
 
 
 _COUNTING_IN = re.compile(r"^(?:count|counting|include|including|incl\.?)\s+", re.IGNORECASE)
@@ -1147,8 +1148,7 @@ def _set_sentence(question: str) -> str:
     negated, and answered with one paper (probe105 qx009, probe108 ra007)."""
     cue = next(reversed(list(_SET_VALUED.finditer(question))), None)  # the last: "Among the papers on X (...), which"
     if not cue:
-        asking = [s for s in question_sentences(question) if s.rstrip().endswith("?")]
-        return asking[0] if len(asking) == 1 else question
+        return next(iter(_asked_alone(question_sentences(question))), question)
     starts = [0] + [m.end() for m in _SENTENCE_END.finditer(question) if m.end() <= cue.start()]
     end = next((m.start() for m in _SENTENCE_END.finditer(question, cue.end())), len(question))
     return question[starts[-1]:end]
@@ -1320,6 +1320,9 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
     return [t for t in plan.terms if t.lower() not in describing]
 
 
+# A concession to the sentence's end, ", whether A, B, or C": set aside as a contrast (``_CONTRAST``), its items (the
+# group) read as examples of the criterion (``_CONCEDED``).
+_CONCESSION = r",\s+whether\b\s*(?:(?:in|as|via|through|for|by|from|on|with)\s+)?([^;:?.!()]*)"
 # What a list's papers do instead of something ("formal results rather than only experiments", "diagnose models
 # instead of proposing a method"): the something is what they are not, and its words ("experiments") match every
 # paper ("a real theory part, not just experiments"). So is a concession ("a medical angle, even if medicine is only
@@ -1328,7 +1331,7 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
 # had listed the failure papers; so is one set off by commas.
 _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to|even\s+(?:if|when|though))"
                        r"|(?:,|\s[-\u2013\u2014])\s+not\s+(?:just|only|merely|simply))\b[^,;:?.!()]*"
-                       r"|,\s+whether\b[^;:?.!()]*"  # (to the sentence's end: ", whether in people, animals or AI")
+                       rf"|{_CONCESSION}"  # (to the sentence's end: ", whether in people, animals or AI")
                        r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|not|except|excluding"
                        r"|or\s+(?:its|their|the\s+lack\s+of|lack)\b)[^()]*\)"
                        # (or between commas: "make identifiability, or its failure, a central question", probe107)
@@ -1338,7 +1341,7 @@ _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to
 # it when it matches no paper ("a direct bearing on healthcare, whether clinical diagnosis, medical imaging, or
 # patient-level risk prediction": no abstract writes "healthcare", probe113 rf002). While the criterion matches,
 # they stay aside: "code being shared, whether it's already out or just promised".
-_CONCEDED = re.compile(r",\s+whether\s+(?:(?:in|as|via|through|for|by|from|on|with)\s+)?([^;:?.!()]+)", re.IGNORECASE)
+_CONCEDED = re.compile(_CONCESSION, re.IGNORECASE)
 # ("(A, B)", "— A, B —", "— A, B?" at the end)
 _EXAMPLES = re.compile(r"\s*\((?P<a>[^()]*)\)"
                        r"|\s+[\u2013\u2014]\s*(?P<b>[^\u2013\u2014]+?)\s*(?:[\u2013\u2014](?=[\s?.!,;:]|$)|(?=[?.!]*\s*$))")
@@ -1405,12 +1408,13 @@ def _alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
 # Which way a result goes: "identifiability - positive or negative results" asks for identifiability results of
 # either sign, and "positive" alone had listed the papers writing it of anything (probe110 rc005, probe118 rk003)
 _POLARITY_STEMS = frozenset(stem(w) for w in ("positive", "positively", "negative", "negatively"))
+_POLARITY_OR_GENERIC = _POLARITY_STEMS | GENERIC_STEMS
 
 
 def _only_polarity(part: str) -> bool:
     """Whether an alternative says only which way a result goes, with nothing of what the result is about."""
     stems = {stem(w.lower()) for w in part.split()}
-    return bool(stems & _POLARITY_STEMS) and stems <= _POLARITY_STEMS | GENERIC_STEMS
+    return bool(stems & _POLARITY_STEMS) and stems <= _POLARITY_OR_GENERIC
 
 
 def _shared_lead(pieces: list[str], drop: Sequence[str]) -> list[str]:
