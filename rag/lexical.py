@@ -86,7 +86,7 @@ FORM_WORDS = PAPER_WORDS | frozenset(
     "affect affects influence influences handle handles obtain obtains get gets make makes touches touching "
     "deal dealing described call calls called establish establishes established build built included well "
     "new novel investigate investigates examine examines explore explores mainly primarily mostly "
-    "actual actually really genuinely truly come comes talk talks submission include includes "
+    "actual actually really genuinely truly still come comes talk talks submission include includes "
     "treat treats treated argue argues argued "
     # the asking frame: "I just want to know which ones were tested on clinical material"
     "want wants know "

@@ -217,6 +217,12 @@ _AUXILIARY = r"(?:did|do|does|is|are|was|were|can|could|has|have|had|will|would|
 _YES_NO = re.compile(rf"\W*{_AUXILIARY}\b", re.IGNORECASE)
 _SET_ON = re.compile(rf"\b(?:(?:among|of|across)\s+)?(?:the|these|those|all)\s+{_SET_NOUN}\s+(?:on|about)\s+"
                      r"([^,;:?(]+(?:\([^)]*\))?)", re.IGNORECASE)
+# an item that asks (a wh-word and an auxiliary soon after, or the auxiliary first), not one describing by an embedded
+# clause ("why they botch unusual combinations", "where to look inside a medical volume")
+_ASKS = re.compile(r"(?:(?:which|what|whose|how|why|who|when|where)(?:['\u2019]s\b|(?:\s+[\w-]+){0,3}?\s+"
+                   r"(?:is|are|was|were|does|do|did|can|could)\b)|(?:is|are|was|were|does|do|did|can|could)\s)",
+                   re.IGNORECASE)
+_LIST_END = re.compile(r"[.?!](?:\s|$)")  # (a sentence typed on in lower case: "... compilation. what's ...")
 _LIST_COMMA = re.compile(r",\s+")
 # "the two papers on text-to-image diffusion: the one that ...", the set a comparison's descriptions pick from
 _COMPARED_ON = re.compile(rf"\b(?:the|these|those)\s+(?:two|three|four|both)\s+{_SET_NOUN}\s+(?:on|about)\s+"
@@ -530,7 +536,10 @@ _COMPARED = re.compile(
     r"|\b([^:;?,.]+?)\s+and\s+(the\s+[^:;?,.]+?)\s+(?:are|were)\s+(?:both|each)\b"
     # "Both the chatbot overconfidence fix and the causal-discovery paper ...": the paper noun heads both sides,
     # or opens the second ("Both the songbird-calls dataset and the paper on video AIs ...")
-    r"|\bboth\s+(the\s+[^:;?,.]+?)\s+and\s+(the\s+(?:[^:;?,.]+?\s+)?(?:paper|work|study|abstract))\b",
+    r"|\bboth\s+(the\s+[^:;?,.]+?)\s+and\s+(the\s+(?:[^:;?,.]+?\s+)?(?:paper|work|study|abstract))\b"
+    # "How does the overconfidence-fixing method compare with the picture-generator study when ...?"
+    r"|\bhow\s+(?:do|does|did)\s+(the\s+[^:;?,.]+?)\s+(?:compare|stack\s+up|differ)\s+(?:with|to|against|from)\s+"
+    r"(the\s+[^:;?,.]+?)\s*(?=\s(?:when|in|on|for|regarding|as)\s|[:;?,.]|$)",
     re.IGNORECASE,
 )
 _THE = re.compile(r"^the\s+|\s+(?:paper|work|study|abstract|one|benchmark|dataset|method|model|approach)$",
@@ -1202,7 +1211,7 @@ def _described_among(question: str, described: Sequence[str]) -> str:
     "failures on rare ..." had found the failure-attribution paper, not the diffusion one)."""
     if compared := _COMPARED_ON.search(question):
         return " ".join(content_terms(compared.group(1)))
-    phrase = set_phrase(question)
+    phrase = set_phrase(question) or _counted_head(question)
     own = {t.lower() for t in content_terms(phrase)}
     if any(own <= {t.lower() for t in content_terms(part)} for part in described):
         return ""  # "the metadata-guided adaptation and the 3D medical crop-selection pretraining papers": the
@@ -1305,7 +1314,7 @@ def _counted_papers(question: str) -> Iterator[tuple[str, str, str, bool]]:
 
 
 _DESCRIBED_COUNT = re.compile(r"(?<!these\s)(?<!those\s)\b(two|three|four|both|[234])\s+"  # not "these two": a pointer
-                              r"(?:of\s+(?:the|these)\s+)?(?:[\w-]+\s+){0,2}?(?:papers|abstracts|works|studies|articles"
+                              r"(?:of\s+(?:the|these)\s+)?(?:[\w-]+\s+){0,2}?(?:papers|abstracts|works|studies|articles|submissions|posters|projects"
                               r"|(benchmarks|datasets|methods|frameworks))\b",
                               re.IGNORECASE)
 # "Of these, the two that prove a lower bound: ...": the count with its clause stands for papers too
@@ -1781,7 +1790,7 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
         parts.append(phrase)
         if _PART_OF_A_PAPER.search(match.group(0)):
             of_one.add(phrase)
-    for phrase in [*_compared_phrases(question), *_one_and_another(question)]:
+    for phrase in [*_compared_phrases(question), *_one_and_another(question), *_counted_items(question)]:
         terms = {t.lower() for t in content_terms(phrase)}
         if not _only_pointing(phrase) and not any(_same_description(terms, part) for part in parts) \
                 and not _names_one_of(phrase, named, names) and not _names_only_unknown(phrase, names):
@@ -1862,6 +1871,48 @@ def _one_and_another(question: str) -> list[str]:
     """The two halves of "one paper shows X, another that Y": each describes a paper."""
     match = _ONE_AND_ANOTHER.search(question)
     return [side.strip(" ,") for side in match.groups()] if match else []
+
+
+def _counted_head(question: str) -> str:
+    """What a sentence counting papers says of them all before the colon that lists them: "Two of these papers
+    deal with text-to-picture generators: one about ..., the other about ..." -> "text-to-picture generators"."""
+    for sentence in split_sentences(question):
+        count = _DESCRIBED_COUNT.search(sentence.text)
+        colon = sentence.text.find(":", count.end()) if count else -1
+        if count is not None and colon >= 0 and _counted_items(sentence.text):
+            return " ".join(content_terms(sentence.text[count.end():colon]))
+    return ""
+
+
+def _counted_items(question: str) -> list[str]:
+    """The items of a list after a colon, in a sentence counting that many papers: "three papers about spending a
+    limited budget: cfDNA classification, DPO dataset curation, approximate WMC compilation" or "Three projects
+    ...: one for failing AI agents, one for a team of AI roles, and one for birds" describe one paper each (bare,
+    the items had not been read as descriptions, and the comparison had one paper). Another number of items is a
+    list of something else, not read."""
+    for sentence in split_sentences(question):
+        count = _DESCRIBED_COUNT.search(sentence.text)
+        colon = sentence.text.find(":", count.end()) if count else -1
+        if count is None or colon < 0 or _ASKING_FOR.search(sentence.text[:count.start()]):
+            continue
+        listed = _LIST_END.split(sentence.text[colon + 1:], maxsplit=1)[0].strip(" .?!")
+        wanted = 2 if count.group(1).lower() == "both" else _number(count.group(1).lower())
+        items = [i for i in _LIST_COMMA.split(listed) if i]
+        if wanted == 2 and len(items) == 1:  # ("A and B")
+            items = _LIST_AND.split(listed, maxsplit=1)
+        items = [_ITEM_HEAD.sub("", item).strip(" ,") for item in items]
+        if len(items) == wanted and all(content_terms(item) and not _ASKS.match(item) for item in items):
+            return items  # (not "The two diffusion papers, ...: which models did each test, and what's the headline?")
+    return []
+
+
+_LIST_END = re.compile(r"[.?!](?:\s|$)")  # (a sentence typed on in lower case: "... compilation. what's ...")
+_LIST_COMMA = re.compile(r"\s*,\s*(?:and\s+)?|\s*;\s*")
+_LIST_AND = re.compile(r"\s+and\s+")
+# what opens an item without describing it: "one for X", "the other about Y", "another on Z"
+_ITEM_HEAD = re.compile(r"^(?:and\s+)?(?:(?:the\s+)?other|another|a\s+(?:second|third)|one)"
+                        r"(?:\s+(?:one|paper|work|study))?(?:\s+(?:for|about|on|in|that|which|where|with))?\s+",
+                        re.IGNORECASE)
 
 
 def _only_pointing(phrase: str) -> bool:

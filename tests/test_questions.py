@@ -459,6 +459,7 @@ def test_named_papers_keep_the_order_the_question_names_them(mini) -> None:
     ("Do any papers study honeybees?", "honeybees"),
     ("Which papers actually work with audio?", "audio"),  # ("actually audio" had kept the Audio-Visual LLMs out)
     ("Which abstracts really report coral surveys?", "coral surveys"),
+    ("Is any of these label-free and still counts corals well?", "label-free counts corals"),  # ("still" none)
     ("Which of these come with code?", "code"),  # ("come code" kept the supplementary-material code out)
     ("Which of these papers could be relevant to coral reefs?", "coral reefs"),  # (as "related to")
 ])
@@ -995,6 +996,18 @@ def test_both_sides_of_a_comparison_are_described(mini, question, described) -> 
     # descriptions listed one after another, each "the one on ..."
     ("Three papers study failures: the one on capsules sinking, the one on maps drifting, and the one on sensors "
      "fouling. Compare them.", ["capsules sinking", "maps drifting", "sensors fouling"]),
+    # bare items after a colon, as many as the sentence counts, each a paper's description ("one for X" too)
+    ("three papers on saving effort: coral census sampling, river sensor placement, flood map tiling. how do "
+     "they save it?", ["coral census sampling", "river sensor placement", "flood map tiling"]),
+    ("Three projects chase a culprit: one for sinking capsules, one for drifting maps, and one for bees. "
+     "How does each go about it?", ["sinking capsules", "drifting maps", "bees"]),
+    # ... but not a list of another length, nor the questions asked of them
+    ("Two papers on reefs: coral census sampling, reef noise, tide tables. Compare them.", []),
+    ("The two reef papers, the census one and the noise one: which sites did each survey, and what's the "
+     "headline?", ["census", "noise"]),
+    # "How does the A compare with the B ...?": both definite sides
+    ("How does the capsule-sinking method compare with the map-drifting study when it comes to cost?",
+     ["map-drifting", "capsule-sinking"]),
     # a dataset of one word is a part of a paper, not a description of one
     ("What is the size of the training dataset used by GlowNet?", []),
     # nor, alone in a question, is a dataset or method described: the question's words find its paper
@@ -1866,6 +1879,9 @@ def test_what_the_asker_needs_an_answer_for_is_not_asked_about(question, purpose
     ("Compare the two diffusion papers: the one that merges tokens and the one that fails on rare objects.",
      "diffusion"),
     ("Compare the paper that counts corals with the one that maps rivers.", ""),
+    # what a counting sentence says of all before the colon listing them
+    ("Two of these papers deal with reef sensors: one about cheap buoys, the other about why they drift. How do "
+     "they differ?", "reef sensors"),
     # "the X and the Y papers": the last description, not a set both are of
     ("How do the coral counting sonar and the coastal flood forecasting papers differ in approach?", ""),
 ])
