@@ -70,6 +70,7 @@ from .questions import (
     asked_measures,
     asked_part,
     asked_quantities,
+    asks_difference,
     asks_duration,
     asks_gist,
     beaten_unnamed,
@@ -83,7 +84,7 @@ from .questions import (
     superlative,
 )
 from .retrieval import Mode, Retriever, Scored
-from .roles import reports_experiment, reports_figure
+from .roles import reports_difference, reports_experiment, reports_figure
 from .topics import TopicMap, paper_topics
 from .types import Evidence, Message, Role, Source
 
@@ -760,6 +761,10 @@ class Gatherer:
             # gives no Sudoku size (three)
             held = [(e, text) for e, text in held if any(uses_word(e.sentence.text, m.split()[-1]) for m in measures)
                     and any(c.isdigit() for c in text)]
+        if plan.expects == "figure" and asks_difference(plan.question):
+            # a margin is a measured or relative figure: "12,326 failed trajectories" had answered "by what margin
+            # over the runner-up?" (probe121 rn037), "five ... benchmarks" "by how much did it lower ECE?"
+            held = [(e, text) for e, text in held if reports_difference(text)]
         holding = [e for e, _ in held]
         if not holding and plan.expects == "figure" and plan.count_noun:
             holding = self._counting_alike(plan, candidates)

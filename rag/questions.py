@@ -1985,6 +1985,18 @@ _ESTIMATED_AMOUNT = re.compile(r"\b(?:(?:estimat|measur|determin|decid|quantif|c
                                re.IGNORECASE)
 
 
+# A figure asked as a difference: "by what margin over the runner-up", "by how much did it lower ECE", "how much
+# faster", "what speedup"
+_DIFFERENCE = re.compile(r"\bby\s+(?:what\s+margin|how\s+much)\b|\bhow\s+much\s+(?:faster|slower|better|worse|higher"
+                         r"|lower|more|less|smaller|larger|bigger)\b|\bwhat\s+(?:[\w-]+\s+){0,2}?(?:speedup|speed-up"
+                         r"|improvement|gain|reduction|margin|drop)s?\b", re.IGNORECASE)
+
+
+def asks_difference(question: str) -> bool:
+    """Whether the figure a question asks for is a difference (a margin, gain, speedup), not any number."""
+    return bool(_DIFFERENCE.search(question))
+
+
 def expected_answer(question: str) -> Expects:
     # (the value of a measure asked is a figure: "What exact attribution accuracy does the accelerometer oracle
     # achieve?", probe62 pc034)

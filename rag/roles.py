@@ -356,3 +356,15 @@ _FIGURE = re.compile(r"\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:%|\\%|percent\b|points?\b|
 def reports_figure(sentence: str) -> bool:
     """Whether the sentence states a measured result as a number."""
     return bool(_FIGURE.search(sentence))
+
+
+# A difference stated without a unit: "many orders-of-magnitude more accurate", "a 3-fold speedup", "from 25.9% to
+# 85.4%" (the last is a figure too), "twice as fast"
+_RELATIVE = re.compile(r"\borders?[- ]of[- ]magnitude\b|\b\w+[- ]?fold\b|\b(?:twice|half|double[sd]?|triple[sd]?)\b"
+                       r"|\bfrom\s+\$?\d[\d.,]*\S*\s+to\s+\$?\d", re.IGNORECASE)
+
+
+def reports_difference(sentence: str) -> bool:
+    """Whether the sentence states by how much one thing differs from another: a measured figure or a relative
+    amount. A count ("12,326 failed trajectories", "five benchmarks") gives no margin."""
+    return reports_figure(sentence) or bool(_RELATIVE.search(sentence))

@@ -664,6 +664,17 @@ def test_the_value_of_a_measure_is_a_figure_in_a_sentence_writing_the_measure(se
     assert size.refused and "gives no figure" in size.text, size.text
 
 
+def test_a_margin_asked_is_a_measured_or_relative_figure_not_a_count(seed_assistant) -> None:
+    """ "by what margin over the runner-up?" had been answered by Who&When Pro's "12,326 failed trajectories": a
+    count gives no margin. A gain in points or a relative amount still answers."""
+    margin = seed_assistant.answer("By what margin was the strongest failure attributor on Who&When Pro ahead?")
+    assert margin.refused and "gives no figure" in margin.text, margin.text
+    gain = seed_assistant.answer("By how much does DeltaDirect raise real-world motion direction accuracy?")
+    assert not gain.refused and "21.9 points" in gain.text, gain.text
+    relative = seed_assistant.answer("How much more accurate are the tensor-train WMC estimates than prior methods?")
+    assert not relative.refused and "orders-of-magnitude" in relative.text, relative.text
+
+
 def test_how_many_beings_is_answered_by_a_count_of_individuals(seed_assistant) -> None:
     """V33DA counts its birds as "10 individuals" in the sentence on per-bird telemetry."""
     answer = seed_assistant.answer("How many birds were recorded for the V33DA benchmark?")
