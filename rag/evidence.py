@@ -39,6 +39,7 @@ from .lexical import (
     PAPER_WORDS,
     STOPWORDS,
     TermWeights,
+    is_change_verb,
     singular_acronym,
     stem,
     words,
@@ -344,8 +345,14 @@ def _stems_of_term(term: str) -> frozenset[str]:
     for part in [*term.split("-"), term]:
         part = singular_acronym(part).lower()
         if len(part) > 1 and part not in STOPWORDS:
-            out.add(stem(part))
+            out.add(SAME_AS_REDUCE.get(stem(part), stem(part)))
     return frozenset(out)
+
+
+# Verbs that say "reduce" in other words, stemmed: a question "cutting the compute cost" asks what abstracts write as
+# "reducing redundant token computation" (the token-merging paper had been left out of six tuning lists on cost,
+# "cutting" written by no abstract). Not "lower" ("a lower bound").
+SAME_AS_REDUCE = {word: "reduc" for word in ("cut", "shrink", "slash", "trim", "decreas", "lessen", "curb", "save")}
 
 
 def holds_phrase(text: str, phrase: str) -> bool:
@@ -419,7 +426,8 @@ def distinctive_word(criterion: str) -> str:
     the animals; on the tuning lists one gained and none changed otherwise). A hyphenated word drifts from its
     parts and is left alone."""
     content = [w for w in words(criterion) if term_stems([w])]
-    distinctive = content if len(content) == 1 else [w for w in content if stem(w) not in GENERIC_STEMS]
+    distinctive = content if len(content) == 1 else [w for w in content if stem(w) not in GENERIC_STEMS
+                                                     and not is_change_verb(w)]
     if len(distinctive) > 1 and (described := [w for w in distinctive if not _PARTICIPLE.search(w)]):
         distinctive = described
     return distinctive[0] if len(distinctive) == 1 and "-" not in distinctive[0] else ""

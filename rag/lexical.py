@@ -97,6 +97,17 @@ FORM_WORDS = PAPER_WORDS | frozenset(
     "specifically explicitly explicit interested centrally chiefly principally largely predominantly concerned focused "
     "focusing pure purely merely solely exclusively presenting contribution contributions".split()
 )
+# Verbs saying which way a quantity moves ("cut", "reduce", "speed up"), not what the quantity or topic is
+CHANGE_VERBS = (r"(?:reduce|improve|increase|decrease|cut|save|speed|accelerate|beat|outperform|exceed|gain"
+                r"|lower|raise|boost|drop|shrink|grow|compress)\w*")
+_CHANGE_VERB = re.compile(rf"{CHANGE_VERBS}", re.IGNORECASE)
+
+
+def is_change_verb(word: str) -> bool:
+    """Whether a word is a form of a verb of change ("cutting", "reduces", "speeding")."""
+    return _CHANGE_VERB.fullmatch(word) is not None
+
+
 # The nouns by which a question points at the corpus itself ("in this batch", "the themes of this collection",
 # a reviewer's "any diffusion papers on the program?").
 CORPUS_NOUNS = "|".join(("batch", "bunch", "collection", "conference", "corpus", "lineup", "lot", "proceedings",

@@ -44,7 +44,7 @@ from .evidence import (
     referring_words,
     words,
 )
-from .lexical import CORPUS_NOUNS, FORM_WORDS, GENERIC_STEMS, STOPWORDS, stem
+from .lexical import CHANGE_VERBS, CORPUS_NOUNS, FORM_WORDS, GENERIC_STEMS, STOPWORDS, stem
 from .types import Message, Role
 
 Kind = Literal["fact", "list", "compare", "summary", "overview"]
@@ -346,8 +346,6 @@ _DESCRIBED = re.compile(
 )
 _TOKEN = re.compile(r"(?<![\w&+.-])[A-Za-z][\w&+-]*(?:\.\d+[\w-]*)?[\w+]?")
 # Verbs whose "how much" asks for an amount ("how much does X reduce latency"), unlike "how much does X depend on".
-_CHANGE_VERBS = (r"(?:reduce|improve|increase|decrease|cut|save|speed|accelerate|beat|outperform|exceed|gain"
-                 r"|lower|raise|boost|drop|shrink|grow|compress)\w*")
 _FIGURE = re.compile(
     # ("choosing what to merge by how much each region is still changing": a clause after it, no amount asked)
     r"\bhow\s+many\b|\bby\s+how\s+much\b(?!\s+(?:each|every|the|a|an|this|that|its|their)\b)"
@@ -355,7 +353,7 @@ _FIGURE = re.compile(
     # ("based on how much the picture changes": a determiner after "how much" starts a clause, not an amount asked)
     r"|\bhow\s+much\s+(?!(?:does|do|did|is|are|was|were|can|could|should|will|would|the|a|an|this|that|its|their"
     r"|each|every)\b)\w+"
-    rf"|\bhow\s+much\s+(?:does|do|did|can|could|will|would)\s+(?:[\w&+.-]+\s+){{1,4}}?{_CHANGE_VERBS}\b"
+    rf"|\bhow\s+much\s+(?:does|do|did|can|could|will|would)\s+(?:[\w&+.-]+\s+){{1,4}}?{CHANGE_VERBS}\b"
     # ("what wall-clock speedup DaTMe get": a measure after up to two modifiers, not a "kind of" one)
     r"|\bwhat\s+(?:is\s+the\s+|are\s+the\s+|was\s+the\s+)?(?:[\w-]+'s\s+)?(?:(?!(?:kind|type|sort)s?\b)[\w-]+\s+){0,2}?"
     r"(?:percentage|number|fraction|proportion|count"
@@ -867,7 +865,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.alternatives = alternatives(plan.set_phrase, unasked)
     if plan.set_valued and not plan.negated and not plan.set_phrase:
         plan.conjuncts = conjuncts(question, unasked)
-        counted, uncounted = _counted_too(question_kept)
+    if (plan.set_valued or plan.seeks_papers) and not plan.negated and not plan.set_phrase:
+        counted, uncounted = _counted_too(question_kept)  # (also of "Who uses RL? And I'd count RLHF too.")
         plan.alternatives += [a for text in counted for a in alternatives(text, unasked) if a not in plan.alternatives]
         plan.set_aside += [a for text in uncounted for a in alternatives(text, unasked)]
     plan.kind = suggested_kind(plan)
@@ -1079,7 +1078,7 @@ def _counted_too(question: str) -> tuple[list[str], list[str]]:
         if match := _DOES_NOT_COUNT.match(text):
             uncounted.append(match.group("what"))
         elif match := _COUNTS_TOO.match(text):
-            counted.append(match.group("what") or match.group("also"))
+            counted.append(match.group("what") or match.group("also") or match.group("as"))
     return counted, uncounted
 
 
@@ -1097,9 +1096,15 @@ def question_sentences(question: str) -> list[str]:
 
 
 # (said of the asker, "I'd count RLHF-style preference tuning too, not just classic RL.", probe106 qy006)
-_COUNTS_TOO = re.compile(r"(?:(?:I|we)(?:['\u2019]d|\s+would)\s+)?(?:also\s+)?(?:count(?:ing)?|includ(?:e|ing))\s+"
-                         r"(?P<what>.+?)\s+(?:too|as\s+well)(?:,\s+not\s+(?:just|only)\s+[^,;:?.!]+)?\W*$"
-                         r"|(?P<also>.+?)\s+(?:also\s+counts?|counts?\s+(?:too|as\s+well))\W*$", re.IGNORECASE)
+_COUNTS_TOO = re.compile(r"(?:and\s+)?(?:(?:I|we)(?:['\u2019]d|\s+would)\s+)?(?:also\s+)?"
+                         r"(?:count(?:ing)?|includ(?:e|ing))\s+"
+                         # (a reason after it: "..., since my professor says DPO is basically RL")
+                         r"(?P<what>.+?)\s+(?:too|as\s+well)(?:,\s+(?:not\s+(?:just|only)|since|because|as)\s+[^?]+)?\W*$"
+                         # ("RLHF counts.", "RLHF also counts"; not "The survey counts.", which does the counting)
+                         r"|(?!(?:the|this|that|these|those|its|their|a|an)\b)(?P<also>.+?)\s+(?:also\s+)?counts?"
+                         r"(?:\s+(?:too|as\s+well))?\W*$"
+                         # ("For this purpose I count preference-based fine-tuning ... as reinforcement learning.")
+                         r"|(?:[^,]+,?\s+)?(?:I|we)\s+(?:also\s+)?count\s+(?P<as>.+?)\s+as\s+[^?]+$", re.IGNORECASE)
 _DOES_NOT_COUNT = re.compile(r"(?P<what>.+?)\s+(?:on\s+(?:its|their)\s+own\s+|alone\s+)?(?:does|do)(?:n't|\s+not)"
                              r"\s+count\W*$", re.IGNORECASE)
 

@@ -57,6 +57,13 @@ def test_an_acronym_in_a_sentence_brings_the_stems_of_its_long_form() -> None:
     assert term_stems(["large", "language", "models"]) <= banked
 
 
+def test_verbs_that_say_reduce_in_other_words_meet_reduce() -> None:
+    """ "cutting the compute cost" asks what abstracts write as "reducing ... computation"; "lower" stays itself
+    ("a lower bound")."""
+    assert term_stems(["cutting"]) == term_stems(["trims"]) == term_stems(["reducing"])
+    assert term_stems(["lower"]) != term_stems(["reduces"])
+
+
 def test_the_names_of_other_work_are_coined_names_the_abstract_does_not_introduce() -> None:
     paper = make_paper("We introduce ReefBench, a dataset, and DeltaCount, a counter built on Cell-free DNA (cfDNA). "
                        "Off-the-shelf TabICL and Qwen2.5-7B backbones are compared on GLUE. Code: https://x.io/y.",

@@ -249,6 +249,12 @@ def test_papers_set_aside_by_description_are_not_the_criterion(question, criteri
     ("anything that maps coral reefs? counting drone surveys too", "drone surveys"),  # typed in lower case
     # said of the asker, with what it adds to (probe106 qy006)
     ("Anything that maps coral reefs? I'd count drone surveys too, not just classic dives.", "drone surveys"),
+    # a bare "X counts.", a reason after "too", "I count X as ...", and after "Who ...?" as after "Which papers ...?"
+    ("Anything that maps coral reefs? Drone surveys count.", "Drone surveys"),
+    ("Who maps coral reefs? And I'd count drone surveys too, since my advisor calls them 'basically mapping'.",
+     "drone surveys"),
+    ("Which papers map coral reefs in some form? Here I count drone surveys of lagoons as mapping.",
+     "drone surveys lagoons"),
 ])
 def test_a_sentence_counting_more_adds_an_alternative(question, added) -> None:
     plan = plan_question(question, [])
