@@ -217,12 +217,6 @@ _AUXILIARY = r"(?:did|do|does|is|are|was|were|can|could|has|have|had|will|would|
 _YES_NO = re.compile(rf"\W*{_AUXILIARY}\b", re.IGNORECASE)
 _SET_ON = re.compile(rf"\b(?:(?:among|of|across)\s+)?(?:the|these|those|all)\s+{_SET_NOUN}\s+(?:on|about)\s+"
                      r"([^,;:?(]+(?:\([^)]*\))?)", re.IGNORECASE)
-# an item that asks (a wh-word and an auxiliary soon after, or the auxiliary first), not one describing by an embedded
-# clause ("why they botch unusual combinations", "where to look inside a medical volume")
-_ASKS = re.compile(r"(?:(?:which|what|whose|how|why|who|when|where)(?:['\u2019]s\b|(?:\s+[\w-]+){0,3}?\s+"
-                   r"(?:is|are|was|were|does|do|did|can|could)\b)|(?:is|are|was|were|does|do|did|can|could)\s)",
-                   re.IGNORECASE)
-_LIST_END = re.compile(r"[.?!](?:\s|$)")  # (a sentence typed on in lower case: "... compilation. what's ...")
 _LIST_COMMA = re.compile(r",\s+")
 # "the two papers on text-to-image diffusion: the one that ...", the set a comparison's descriptions pick from
 _COMPARED_ON = re.compile(rf"\b(?:the|these|those)\s+(?:two|three|four|both)\s+{_SET_NOUN}\s+(?:on|about)\s+"
@@ -1882,7 +1876,7 @@ def _counted_head(question: str) -> str:
     """What a sentence counting papers says of them all before the colon that lists them: "Two of these papers
     deal with text-to-picture generators: one about ..., the other about ..." -> "text-to-picture generators"."""
     for sentence in split_sentences(question):
-        count = _DESCRIBED_COUNT.search(sentence.text)
+        count = _listing_count(sentence.text)
         colon = sentence.text.find(":", count.end()) if count else -1
         if count is not None and colon >= 0 and _counted_items(sentence.text):
             return " ".join(content_terms(sentence.text[count.end():colon]))
@@ -1896,28 +1890,42 @@ def _counted_items(question: str) -> list[str]:
     the items had not been read as descriptions, and the comparison had one paper). Another number of items is a
     list of something else, not read."""
     for sentence in split_sentences(question):
-        count = _DESCRIBED_COUNT.search(sentence.text)
+        count = _listing_count(sentence.text)
         colon = sentence.text.find(":", count.end()) if count else -1
         if count is None or colon < 0 or _ASKING_FOR.search(sentence.text[:count.start()]):
             continue
         listed = _LIST_END.split(sentence.text[colon + 1:], maxsplit=1)[0].strip(" .?!")
-        wanted = 2 if count.group(1).lower() == "both" else _number(count.group(1).lower())
-        items = [i for i in _LIST_COMMA.split(listed) if i]
+        word = next(g for g in count.groups() if g).lower()
+        wanted = 2 if word == "both" else _number(word)
+        items = [i for i in _ITEM_SEPARATOR.split(listed) if i]
         if wanted == 2 and len(items) == 1:  # ("A and B")
             items = _LIST_AND.split(listed, maxsplit=1)
-        items = [_ITEM_HEAD.sub("", item).strip(" ,") for item in items]
+        items = [_THE.sub("", _ITEM_HEAD.sub("", item).strip(" ,")) for item in items]
         if len(items) == wanted and all(content_terms(item) and not _ASKS.match(item) for item in items):
             return items  # (not "The two diffusion papers, ...: which models did each test, and what's the headline?")
     return []
 
 
+def _listing_count(sentence: str) -> re.Match[str] | None:
+    """Where a sentence counts the papers a colon then lists: "Three papers ...", "These two are ...", "Two ways
+    to save money on big models: ..." (ways, approaches: each a paper's)."""
+    return _DESCRIBED_COUNT.search(sentence) or _COUNTED_OTHERWISE.search(sentence)
+
+
+_COUNTED_OTHERWISE = re.compile(r"\b(?:these|those)\s+(two|three|four|both|[234])\b|\b(two|three|four|[234])\s+"
+                                r"(?:[\w-]+\s+){0,2}?(?:ways|approaches|techniques|takes|angles)\b", re.IGNORECASE)
 _LIST_END = re.compile(r"[.?!](?:\s|$)")  # (a sentence typed on in lower case: "... compilation. what's ...")
-_LIST_COMMA = re.compile(r"\s*,\s*(?:and\s+)?|\s*;\s*")
+_ITEM_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s*;\s*")
 _LIST_AND = re.compile(r"\s+and\s+")
 # what opens an item without describing it: "one for X", "the other about Y", "another on Z"
 _ITEM_HEAD = re.compile(r"^(?:and\s+)?(?:(?:the\s+)?other|another|a\s+(?:second|third)|one)"
                         r"(?:\s+(?:one|paper|work|study))?(?:\s+(?:for|about|on|in|that|which|where|with))?\s+",
                         re.IGNORECASE)
+# an item that asks (a wh-word and an auxiliary soon after, or the auxiliary first), not one describing by an embedded
+# clause ("why they botch unusual combinations", "where to look inside a medical volume")
+_ASKS = re.compile(r"(?:(?:which|what|whose|how|why|who|when|where)(?:['\u2019]s\b|(?:\s+[\w-]+){0,3}?\s+"
+                   r"(?:is|are|was|were|does|do|did|can|could)\b)|(?:is|are|was|were|does|do|did|can|could)\s)",
+                   re.IGNORECASE)
 
 
 def _only_pointing(phrase: str) -> bool:

@@ -1007,6 +1007,11 @@ def test_both_sides_of_a_comparison_are_described(mini, question, described) -> 
      "they save it?", ["coral census sampling", "river sensor placement", "flood map tiling"]),
     ("Three projects chase a culprit: one for sinking capsules, one for drifting maps, and one for bees. "
      "How does each go about it?", ["sinking capsules", "drifting maps", "bees"]),
+    # counted by a pointer or as ways ("These two are ...", "Two ways to ..."), a definite item without its "the"
+    ("These two are both reef-ish: the census one for corals and the sonar maps of lagoons. Which is cheaper?",
+     ["census", "sonar maps of lagoons"]),
+    ("Two ways to save divers' time: counting corals from drones, and mapping reefs with sonar. Which needs less "
+     "training?", ["counting corals from drones", "mapping reefs with sonar"]),
     # ... but not a list of another length, nor the questions asked of them
     ("Two papers on reefs: coral census sampling, reef noise, tide tables. Compare them.", []),
     ("The two reef papers, the census one and the noise one: which sites did each survey, and what's the "
