@@ -1377,7 +1377,7 @@ def _alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     "layers" listed papers that merely have layers (on the tuning sets F1 fell on four such lists).
     """
     question = _OPTIONAL_PREFIX.sub("", _AUXILIARY_OR.sub(lambda m: f"{m.group(1) or m.group(2)} ", question))
-    question = _tail_as_or(question)
+    question = _THE_KIND_THAT.sub("", _tail_as_or(question))
     if restated := _restated(question, _RESTATED.split(question, maxsplit=1), drop):
         return restated
     for match in _EXAMPLES.finditer(question):
@@ -1456,6 +1456,13 @@ def _generic_joined(parts: list[str]) -> list[str]:
 
 
 _SAYS_NOT = re.compile(r"\b(?:no|not|none|never|nothing)\b|n['\u2019]t\b", re.IGNORECASE)
+
+
+# What restates a criterion by the kind of thing it is, up to its sentence's end: "multimodal LLMs - the kind that
+# take in video, images or audio alongside text": the criterion named, its examples no alternatives ("images" alone
+# had listed seven papers, probe126 rs007, probe128 ru011)
+_THE_KIND_THAT = re.compile(r"(?:,|\s[-\u2013\u2014]+|\()\s*(?:the|that|this)\s+(?:kind|sort|type)s?\s+"
+                            r"(?:of\s+[\w-]+\s+)?(?:that|which|where|with)\b[^?.;!)]*\)?", re.IGNORECASE)
 
 
 def _restated(question: str, sides: Sequence[str], drop: Sequence[str]) -> list[str]:

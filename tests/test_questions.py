@@ -711,6 +711,9 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     # a long criterion the "or" does not split keeps that lead once
     ("adapt a large pretrained reef model to tropical or temperate kelp",
      ["adapt large pretrained reef model tropical temperate kelp"]),
+    # what the criterion is said to be a kind of names it; its examples are no alternatives
+    ("coral counters \u2014 the kind that take in photos, sonar or drone video?", ["coral counters"]),
+    ("coral counters, the sort of model which reads photos, sonar or video", ["coral counters"]),
 ])
 def test_criterion_alternatives_split_on_or_including_such_as(criterion, expected) -> None:
     assert alternatives(criterion) == expected
