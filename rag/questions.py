@@ -1339,6 +1339,8 @@ _CONCESSION = r",\s+whether\b\s*(?:(?:in|as|via|through|for|by|from|on|with)\s+)
 # had listed the failure papers; so is one set off by commas.
 _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to|even\s+(?:if|when|though))"
                        r"|(?:,|\s[-\u2013\u2014])\s+not\s+(?:just|only|merely|simply))\b[^,;:?.!()]*"
+                       # (a bare ", not X" ending the sentence: "anything using animal data, not humans?")
+                       r"|,\s+not\s+(?!(?:just|only|merely|simply)\b)[^,;:?.!()]*(?=[?.!]|$)"
                        rf"|{_CONCESSION}"  # (to the sentence's end: ", whether in people, animals or AI")
                        r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|not|except|excluding"
                        r"|or\s+(?:its|their|the\s+lack\s+of|lack)\b)[^()]*\)"

@@ -212,6 +212,8 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Quick check before I go diving: which papers map coral reefs?", "map coral reefs"),
     # ... and details the asking after it
     ("Which papers contribute reef theory: proofs or bounds?", "contribute reef theory proofs bounds"),
+    # a bare ", not X" ending the asking says what the papers are not
+    ("anything counting corals from drone photos, not divers?", "counting corals drone photos"),
     # "these papers" is the collection, not an earlier sentence, and "their" after the papers is theirs
     ("I review for a marine workshop. Which of these papers map coral reefs?", "map coral reefs"),
     ("For the checklist: which papers share their reef maps? A photo alone doesn't count.", "share reef maps"),
