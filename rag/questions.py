@@ -887,14 +887,17 @@ def _asking_sentence(question: str) -> tuple[str, bool, str]:
         return "", False, ""
     # one pointing back, "Is there a paper that explains this?", asks about the sentences before it: all of them,
     # read as one, since the dash of "lower bounds pop up - which abstracts derive one?" restates nothing
-    at = sentences.index(asking[-1])
-    if at and _points_back(asking[-1]):  # (the first sentence has nothing before it to point at)
+    # (of several, the first that is a question: "any work introducing a new benchmark or dataset? need the ones
+    # that actually build eval data" asks the first and restates it, and the restatement alone had listed six papers)
+    asked = asking[0] if len(asking) > 1 and asking[0].rstrip().endswith("?") else asking[-1]
+    at = sentences.index(asked)
+    if at and _points_back(asked):  # (the first sentence has nothing before it to point at)
         return " ".join(sentences), True, ""
     preamble = " ".join(sentences[:at])
     after = sentences[at + 1:]
     if after and (items := _listed_items(after[0])):  # ("Which lean on theory? Proofs, bounds, that kind of
-        return f"{asking[-1].rstrip(' ?.!')} - {items}", False, preamble  # thing.": its examples)
-    return asking[-1], False, preamble
+        return f"{asked.rstrip(' ?.!')} - {items}", False, preamble  # thing.": its examples)
+    return asked, False, preamble
 
 
 def _asked_alone(sentences: Sequence[str]) -> list[str]:

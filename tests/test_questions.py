@@ -323,6 +323,13 @@ def test_list_everything_here_asks_for_papers() -> None:
     assert plan.set_valued and plan.criterion == "coral bleaching", plan
 
 
+def test_of_two_sentences_asking_for_papers_the_first_question_states_the_criterion() -> None:
+    """ "any work introducing a new benchmark or dataset? need the ones that actually build eval data" restates its
+    question: the restatement alone ("need eval data") had listed six papers for three (probe120 rm001)."""
+    plan = plan_question("any work mapping coral reefs? need the ones that actually survey them by boat", [])
+    assert plan.alternatives == ["mapping coral reefs"], plan
+
+
 def test_a_count_asked_for_adds_no_alternative() -> None:
     plan = plan_question("Which papers report a coral count? The survey counts.", [])
     assert plan.alternatives == ["coral count"], plan
