@@ -345,14 +345,14 @@ def _stems_of_term(term: str) -> frozenset[str]:
     for part in [*term.split("-"), term]:
         part = singular_acronym(part).lower()
         if len(part) > 1 and part not in STOPWORDS:
-            out.add(SAME_AS_REDUCE.get(stem(part), stem(part)))
+            out.add(_SAME_AS_REDUCE.get(stem(part), stem(part)))
     return frozenset(out)
 
 
 # Verbs that say "reduce" in other words, stemmed: a question "cutting the compute cost" asks what abstracts write as
-# "reducing redundant token computation" (the token-merging paper had been left out of six tuning lists on cost,
+# "reducing redundant token computation" (the token-merging paper had been left out of nine tuning lists on cost,
 # "cutting" written by no abstract). Not "lower" ("a lower bound").
-SAME_AS_REDUCE = {word: "reduc" for word in ("cut", "shrink", "slash", "trim", "decreas", "lessen", "curb", "save")}
+_SAME_AS_REDUCE = {word: "reduc" for word in ("cut", "shrink", "slash", "trim", "decreas", "lessen", "curb", "save")}
 
 
 def holds_phrase(text: str, phrase: str) -> bool:

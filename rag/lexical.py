@@ -100,7 +100,7 @@ FORM_WORDS = PAPER_WORDS | frozenset(
 # Verbs saying which way a quantity moves ("cut", "reduce", "speed up"), not what the quantity or topic is
 CHANGE_VERBS = (r"(?:reduce|improve|increase|decrease|cut|save|speed|accelerate|beat|outperform|exceed|gain"
                 r"|lower|raise|boost|drop|shrink|grow|compress)\w*")
-_CHANGE_VERB = re.compile(rf"{CHANGE_VERBS}", re.IGNORECASE)
+_CHANGE_VERB = re.compile(CHANGE_VERBS, re.IGNORECASE)
 
 
 def is_change_verb(word: str) -> bool:
