@@ -28,6 +28,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import Literal
 
 from .chunking import split_sentences
@@ -51,6 +52,10 @@ Kind = Literal["fact", "list", "compare", "summary", "overview"]
 Expects = Literal["figure", "enumeration", "winner", "definition", "reason", "any"]
 
 MAX_NAME_PAPERS = 3  # a token found in more abstracts than this is a term, not a name
+# How close a token no abstract writes must be to a paper's coined label to stand for it: "Metadata-DINO" is 0.82 of
+# META-DINO; among the seed labels, the closest pair of distinct names (DGP, SIF, RISE, V33DA, ...) is under 0.5.
+# Chosen, not tuned.
+TYPO_RATIO = 0.8
 MAX_LABELS_NAMED = 4  # labels one question may name, as many as a comparison sets side by side (gather.MAX_COMPARED)
 # A name typed in lower case is read as the corpus writes it when at most this share of the papers writing it
 # write it in lower case (chosen, not tuned: a stray URL or variable, not a word in its own right).
@@ -747,7 +752,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     # so an answer can say no abstract mentions it.
     # (in a question asking for papers, a name no paper is linked by is what they are asked to write: "Which papers
     # evaluate on CoastBench?")
-    labels = [names.by_id[pid].label for pid in named] + [
+    labels = [names.by_id[pid].label for pid in named] + mistyped_names(question, names) + [
         t for t in name_tokens(question) if (holders := names.containing(t))
         and (not set_cue or set(holders) & set(linked))]
     # Not asked about either: the noun a question asks for ("Which submissions study pruning?") is the answer's.
@@ -1666,6 +1671,15 @@ class NameIndex:
         rows = {i for run in set(_RUN.findall(text)) for i in self._labels.get(run, ())}
         return [self.papers[i] for i in sorted(rows)]
 
+    def mistyped(self, token: str) -> str:
+        """The one paper whose coined label the token misspells ("Metadata-DINO" for META-DINO): a label that is a
+        name, sharing a run of capitals with the token and as close to it as TYPO_RATIO; "" when none or several.
+        Only papers holding one of the token's runs are compared, so this reads a few labels, not the corpus."""
+        rows = {i for run in _RUN.findall(token) if _INDEXED_RUN.search(run) for i in self._postings.get(run, ())}
+        close = [self.papers[i].id for i in sorted(rows) if _is_name(label := self.papers[i].label)
+                 and SequenceMatcher(None, token.lower(), label.lower()).ratio() >= TYPO_RATIO]
+        return close[0] if len(close) == 1 else ""
+
     def containing(self, token: str) -> list[str]:
         """Papers whose label is the token or whose abstract holds it as a whole word, in corpus order."""
         first = _RUN.match(token)
@@ -1717,7 +1731,19 @@ def _linked(question: str, names: NameIndex, coined_only: bool = False, by_acron
         for pid in holders if len(holders) <= MAX_NAME_PAPERS else []:
             if _label_acronym(names.by_id[pid], token):
                 linked.setdefault(pid, question.find(token))
+    for typed in mistyped_names(question, names):
+        if (pid := names.mistyped(typed)) and pid not in linked:
+            linked[pid] = question.find(typed)
     return linked or ({} if coined_only else used)
+
+
+def mistyped_names(question: str, names: NameIndex) -> list[str]:
+    """Tokens written like a name (a capital after the first letter) that no abstract holds but that misspell one
+    paper's label: "How does Metadata-DINO adapt its backbone?" had been told META-DINO's abstract does not
+    mention "Metadata-DINO"."""
+    tokens = (m.group(0) for m in _TOKEN.finditer(question))
+    return [t for t in dict.fromkeys(tokens) if any(c.isupper() for c in t[1:]) and not names.containing(t)
+            and names.mistyped(t)]
 
 
 def _label_acronym(paper: Paper, token: str) -> bool:

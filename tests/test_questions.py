@@ -778,6 +778,17 @@ def test_link_names_by_a_coined_name_inside_an_abstract(mini) -> None:
     assert link_names("What does RAPID plan?", [*mini, acronym]) == ["x1"]
 
 
+def test_a_label_typed_slightly_wrong_still_names_its_paper(mini) -> None:
+    """ "Metadata-DINO" for META-DINO: no abstract writes it, and the answer had said the abstract does not
+    mention it. Another name sharing a part ("CORAL-NET") is not a misspelling; nor is a longer word (above)."""
+    reef = make_paper("We present REEF-NET, a network that counts corals.", id="x1", title="REEF-NET: counting corals")
+    assert reef.label == "REEF-NET"
+    assert link_names("How does Reefs-NET count corals?", [*mini, reef]) == ["x1"]
+    plan = plan_question("How does Reefs-NET count corals?", [*mini, reef])
+    assert "Reefs-NET" not in plan.terms, plan.terms
+    assert link_names("Is CORAL-NET better?", [*mini, reef]) == []
+
+
 def test_a_descriptive_label_is_not_taken_for_a_name(mini) -> None:
     # "Beehive acoustics" is a topic, not a name: typing it does not pin the question to m7.
     assert link_names("Is there work on beehive acoustics?", mini) == []
