@@ -1676,8 +1676,8 @@ class NameIndex:
         name, sharing a run of capitals with the token and as close to it as TYPO_RATIO; "" when none or several.
         Only papers holding one of the token's runs are compared, so this reads a few labels, not the corpus."""
         rows = {i for run in _RUN.findall(token) if _INDEXED_RUN.search(run) for i in self._postings.get(run, ())}
-        close = [self.papers[i].id for i in sorted(rows) if _is_name(label := self.papers[i].label)
-                 and SequenceMatcher(None, token.lower(), label.lower()).ratio() >= TYPO_RATIO]
+        close = [self.papers[i].id for i in sorted(rows)
+                 if _is_name(label := self.papers[i].label) and _close_spelling(token.lower(), label.lower())]
         return close[0] if len(close) == 1 else ""
 
     def containing(self, token: str) -> list[str]:
@@ -1735,6 +1735,14 @@ def _linked(question: str, names: NameIndex, coined_only: bool = False, by_acron
         if (pid := names.mistyped(typed)) and pid not in linked:
             linked[pid] = question.find(typed)
     return linked or ({} if coined_only else used)
+
+
+def _close_spelling(typed: str, label: str) -> bool:
+    """Whether two spellings are TYPO_RATIO alike; the bounds difflib computes cheaply first ("DINO" of a mistyped
+    name is in many abstracts of a large corpus, each with a label to compare)."""
+    matcher = SequenceMatcher(None, typed, label)
+    return matcher.real_quick_ratio() >= TYPO_RATIO and matcher.quick_ratio() >= TYPO_RATIO \
+        and matcher.ratio() >= TYPO_RATIO
 
 
 def mistyped_names(question: str, names: NameIndex) -> list[str]:
