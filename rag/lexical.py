@@ -110,7 +110,7 @@ def is_change_verb(word: str) -> bool:
 
 # The nouns by which a question points at the corpus itself ("in this batch", "the themes of this collection",
 # a reviewer's "any diffusion papers on the program?").
-CORPUS_NOUNS = "|".join(("batch", "bunch", "collection", "conference", "corpus", "lineup", "lot", "proceedings",
+CORPUS_NOUNS = "|".join(("batch", "bunch", "collection", "conference", "corpus", "lineup", "lot", "pile", "proceedings",
                          "program", "programme", "selection", "set"))
 # A number written with thousands separators is one word ("12,326", not "12" and "326").
 _GROUPED_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,]*\d)|"

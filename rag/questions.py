@@ -986,7 +986,8 @@ def _after_preamble(sentence: str) -> list[str]:
 
 _PREAMBLE_COLON = re.compile(r":\s+|\s+[-\u2013\u2014]\s+")  # (a spaced dash too: "... animals - which ...")
 _OF_THE_LAST = re.compile(r"\b(?:of|among)\s+(?:them|these|those)\b", re.IGNORECASE)
-_ASKED_SET_NOUN = re.compile(rf"\b{_SET_NOUN}\b", re.IGNORECASE)
+# (or one paper of every: "Show me every paper ... that sells its method as training-free": "its" is the paper's)
+_ASKED_SET_NOUN = re.compile(rf"\b(?:{_SET_NOUN}|(?:every|each|any)\s+{_PAPER_NOUN})\b", re.IGNORECASE)
 _OF_THESE_SET = re.compile(rf"\b(?:of|among)\s+(?:these|those)\s+(?=(?:[\w-]+\s+){{0,2}}?{_SET_NOUN}\b)", re.IGNORECASE)
 _WHICH_OF_THESE = re.compile(r"^\W*(which|any|how\s+many)\s+(?:of|among)\s+(?:these|those)\b", re.IGNORECASE)
 _PERSONAL_PRONOUN = re.compile(r"\b(?:it|its|they|them|their)\b", re.IGNORECASE)

@@ -212,6 +212,9 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Quick check before I go diving: which papers map coral reefs?", "map coral reefs"),
     # ... and details the asking after it
     ("Which papers contribute reef theory: proofs or bounds?", "contribute reef theory proofs bounds"),
+    # "its" after "every paper" is the paper's, and "this pile" is the collection: neither points at the preamble
+    ("Sonar is the buzzword of the year. Show me every paper in this pile that sells its method as sonar-based.",
+     "sells sonar-based"),
     # a bare ", not X" ending the asking says what the papers are not
     ("anything counting corals from drone photos, not divers?", "counting corals drone photos"),
     # "these papers" is the collection, not an earlier sentence, and "their" after the papers is theirs
