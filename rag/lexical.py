@@ -88,8 +88,8 @@ FORM_WORDS = PAPER_WORDS | frozenset(
     "new novel investigate investigates examine examines explore explores mainly primarily mostly "
     "actual actually really genuinely truly still come comes talk talks submission include includes "
     "treat treats treated argue argues argued "
-    # the asking frame: "I just want to know which ones were tested on clinical material"
-    "want wants know "
+    # the asking frame: "I just want to know which ones were tested on clinical material", "... - which fit?"
+    "want wants know fit fits qualify qualifies "
     # a waiver: "diffusion models, whatever the angle" asks for any of them (see questions._WAIVER_TAIL)
     "whatever "
     # negations typed without the apostrophe ("which papers dont report experiments"): the planner reads them

@@ -478,6 +478,7 @@ def test_named_papers_keep_the_order_the_question_names_them(mini) -> None:
     ("Which papers actually work with audio?", "audio"),  # ("actually audio" had kept the Audio-Visual LLMs out)
     ("Which abstracts really report coral surveys?", "coral surveys"),
     ("Is any of these label-free and still counts corals well?", "label-free counts corals"),  # ("still" none)
+    ("I want papers that count corals from drones - which fit?", "count corals drones"),  # ("fit" asks, no topic)
     ("Which of these come with code?", "code"),  # ("come code" kept the supplementary-material code out)
     ("Which of these papers could be relevant to coral reefs?", "coral reefs"),  # (as "related to")
 ])
