@@ -752,7 +752,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     # so an answer can say no abstract mentions it.
     # (in a question asking for papers, a name no paper is linked by is what they are asked to write: "Which papers
     # evaluate on CoastBench?")
-    labels = [names.by_id[pid].label for pid in named] + mistyped_names(question, names) + [
+    labels = [names.by_id[pid].label for pid in named] + list(mistyped_names(question, names)) + [
         t for t in name_tokens(question) if (holders := names.containing(t))
         and (not set_cue or set(holders) & set(linked))]
     # Not asked about either: the noun a question asks for ("Which submissions study pruning?") is the answer's.
@@ -1732,9 +1732,8 @@ def _linked(question: str, names: NameIndex, coined_only: bool = False, by_acron
         for pid in holders if len(holders) <= MAX_NAME_PAPERS else []:
             if _label_acronym(names.by_id[pid], token):
                 linked.setdefault(pid, question.find(token))
-    for typed in mistyped_names(question, names):
-        if (pid := names.mistyped(typed)) and pid not in linked:
-            linked[pid] = question.find(typed)
+    for typed, pid in mistyped_names(question, names).items():
+        linked.setdefault(pid, question.find(typed))
     return linked or ({} if coined_only else used)
 
 
@@ -1746,13 +1745,13 @@ def _close_spelling(typed: str, label: str) -> bool:
         and matcher.ratio() >= TYPO_RATIO
 
 
-def mistyped_names(question: str, names: NameIndex) -> list[str]:
+def mistyped_names(question: str, names: NameIndex) -> dict[str, str]:
     """Tokens written like a name (a capital after the first letter) that no abstract holds but that misspell one
-    paper's label: "How does Metadata-DINO adapt its backbone?" had been told META-DINO's abstract does not
-    mention "Metadata-DINO"."""
+    paper's label, each with that paper: "How does Metadata-DINO adapt its backbone?" had been told META-DINO's
+    abstract does not mention "Metadata-DINO"."""
     tokens = (m.group(0) for m in _TOKEN.finditer(question))
-    return [t for t in dict.fromkeys(tokens) if any(c.isupper() for c in t[1:]) and not names.containing(t)
-            and names.mistyped(t)]
+    typed = [t for t in dict.fromkeys(tokens) if any(c.isupper() for c in t[1:]) and not names.containing(t)]
+    return {t: pid for t in typed if (pid := names.mistyped(t))}
 
 
 def _label_acronym(paper: Paper, token: str) -> bool:
@@ -1922,12 +1921,7 @@ def _one_and_another(question: str) -> list[str]:
 def _counted_head(question: str) -> str:
     """What a sentence counting papers says of them all before the colon that lists them: "Two of these papers
     deal with text-to-picture generators: one about ..., the other about ..." -> "text-to-picture generators"."""
-    for sentence in split_sentences(question):
-        count = _listing_count(sentence.text)
-        colon = sentence.text.find(":", count.end()) if count else -1
-        if count is not None and colon >= 0 and _counted_items(sentence.text):
-            return " ".join(content_terms(sentence.text[count.end():colon]))
-    return ""
+    return next((" ".join(content_terms(head)) for head, _ in _counted_lists(question)), "")
 
 
 def _counted_items(question: str) -> list[str]:
@@ -1936,12 +1930,18 @@ def _counted_items(question: str) -> list[str]:
     ...: one for failing AI agents, one for a team of AI roles, and one for birds" describe one paper each (bare,
     the items had not been read as descriptions, and the comparison had one paper). Another number of items is a
     list of something else, not read."""
-    for sentence in split_sentences(question):
-        count = _listing_count(sentence.text)
-        colon = sentence.text.find(":", count.end()) if count else -1
-        if count is None or colon < 0 or _ASKING_FOR.search(sentence.text[:count.start()]):
+    return next((items for _, items in _counted_lists(question)), [])
+
+
+def _counted_lists(question: str) -> Iterator[tuple[str, list[str]]]:
+    """Each sentence's words between its count and its colon, and the items after the colon, when they are as many
+    as it counts (a sentence typed on in lower case is one of its own: "... compilation. what's ...")."""
+    for sentence in question_sentences(question):
+        count = _listing_count(sentence)
+        colon = sentence.find(":", count.end()) if count else -1
+        if count is None or colon < 0 or _ASKING_FOR.search(sentence[:count.start()]):
             continue
-        listed = _LIST_END.split(sentence.text[colon + 1:], maxsplit=1)[0].strip(" .?!")
+        listed = sentence[colon + 1:].strip(" .?!")
         word = next(g for g in count.groups() if g).lower()
         wanted = 2 if word == "both" else _number(word)
         items = [i for i in _ITEM_SEPARATOR.split(listed) if i]
@@ -1949,8 +1949,7 @@ def _counted_items(question: str) -> list[str]:
             items = _LIST_AND.split(listed, maxsplit=1)
         items = [_THE.sub("", _ITEM_HEAD.sub("", item).strip(" ,")) for item in items]
         if len(items) == wanted and all(content_terms(item) and not _ASKS.match(item) for item in items):
-            return items  # (not "The two diffusion papers, ...: which models did each test, and what's the headline?")
-    return []
+            yield sentence[count.end():colon], items  # (not "..., the one on X: which models did each test?")
 
 
 def _listing_count(sentence: str) -> re.Match[str] | None:
@@ -1961,7 +1960,6 @@ def _listing_count(sentence: str) -> re.Match[str] | None:
 
 _COUNTED_OTHERWISE = re.compile(r"\b(?:these|those)\s+(two|three|four|both|[234])\b|\b(two|three|four|[234])\s+"
                                 r"(?:[\w-]+\s+){0,2}?(?:ways|approaches|techniques|takes|angles)\b", re.IGNORECASE)
-_LIST_END = re.compile(r"[.?!](?:\s|$)")  # (a sentence typed on in lower case: "... compilation. what's ...")
 _ITEM_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s*;\s*")
 _LIST_AND = re.compile(r"\s+and\s+")
 # what opens an item without describing it: "one for X", "the other about Y", "another on Z"
