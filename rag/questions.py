@@ -223,6 +223,11 @@ _YES_NO = re.compile(rf"\W*{_AUXILIARY}\b", re.IGNORECASE)
 _SET_ON = re.compile(rf"\b(?:(?:among|of|across)\s+)?(?:the|these|those|all)\s+{_SET_NOUN}\s+(?:on|about)\s+"
                      r"([^,;:?(]+(?:\([^)]*\))?)", re.IGNORECASE)
 _LIST_COMMA = re.compile(r",\s+")
+# A clause opening the question with one of these says when or why, and the comma after it ends it: "When a chain of
+# agents goes wrong, is there work on finding which step or which agent is to blame?" lists no items, and its
+# circumstance had been an alternative of its own, matching any paper on agents (probe135 sb009)
+_SUBORDINATE = re.compile(r"\W*(?:when|whenever|if|while|because|although|though|since|once|whereas|unless)\b",
+                          re.IGNORECASE)
 # "the two papers on text-to-image diffusion: the one that ...", the set a comparison's descriptions pick from
 _COMPARED_ON = re.compile(rf"\b(?:the|these|those)\s+(?:two|three|four|both)\s+{_SET_NOUN}\s+(?:on|about)\s+"
                           r"([^,;:?(.]+)", re.IGNORECASE)
@@ -930,14 +935,16 @@ def _listed_items(sentence: str) -> str:
     """The items of a sentence that only lists short ones, as "A, B, or C": "Proofs, bounds, identifiability results,
     that kind of thing." and "Count LLMs, multimodal LLMs and LLM agents." give examples of the criterion asked
     before them, and had been left out of the list's alternatives (probe84 qb006, probe89 qg011); "" for any other
-    sentence, or one of the asker's own."""
+    sentence, or one of the asker's own, or one asking for papers itself (a restatement, whose "the theory-heavy
+    ones" had become the set the papers were chosen from, and no paper matched it)."""
     text = _tail_as_or(sentence.strip(" .!?"))
     counting = _COUNTING_IN.match(text)  # (after "Count ...", "and" joins items too; else it may join a clause's)
     separator = rf"{_EXAMPLE_SEPARATOR.pattern}|\s+and\s+" if counting else _EXAMPLE_SEPARATOR.pattern
     items = [item.strip() for item in re.split(separator, text[counting.end():] if counting else text,
                                                flags=re.IGNORECASE) if item and item.strip()]
     listed = len(items) >= 2 and all(0 < len(content_terms(item)) <= LIST_ITEM_TERMS and not _YES_NO.match(item)
-                                     for item in items) and not _FIRST_PERSON.search(text)
+                                     for item in items) and not _FIRST_PERSON.search(text) \
+        and not _SET_VALUED.search(text)  # ("Want the theory-heavy ones w/ hard limits." restates what is asked)
     return f"{', '.join(items[:-1])}, or {items[-1]}" if listed else ""
 
 
@@ -1409,7 +1416,8 @@ def _alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     led = pieces != split
     if len(pieces) >= 2:  # "A, B, or C": the commas of the list that ends in the last "or" separate alternatives
         listed = _LIST_COMMA.split(pieces[-2])  # too ("X, e.g. A, B, C or D": A, B and C)
-        if all(len(content_terms(item, drop)) <= LIST_ITEM_TERMS for item in [*listed[1:], pieces[-1]]):
+        if all(len(content_terms(item, drop)) <= LIST_ITEM_TERMS for item in [*listed[1:], pieces[-1]]) \
+                and not _SUBORDINATE.match(listed[0]):
             pieces = [*pieces[:-2], *listed, pieces[-1]]
             # (a long part after a comma is a clause: "no experiments, only theory or proofs")
     # a slash joins alternatives inside a piece, once the list's commas are read ("proofs, bounds, or

@@ -727,6 +727,9 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     # what the criterion is said to be a kind of names it; its examples are no alternatives
     ("coral counters \u2014 the kind that take in photos, sonar or drone video?", ["coral counters"]),
     ("coral counters, the sort of model which reads photos, sonar or video", ["coral counters"]),
+    # a clause saying when, before the comma, is no item of a list (probe135 sb009)
+    ("when a reef survey goes wrong, work finding which diver or which boat was at fault",
+     ["reef survey goes wrong finding diver boat fault"]),
 ])
 def test_criterion_alternatives_split_on_or_including_such_as(criterion, expected) -> None:
     assert alternatives(criterion) == expected
@@ -1844,6 +1847,16 @@ def test_a_sentence_listing_examples_after_the_asking_one_adds_them(seeds) -> No
         tailed = plan_question(question, seeds)
         assert {"reefs", "tide logs"} & set(tailed.alternatives), tailed
         assert not {"counts", "modality counts", "listed"} & set(tailed.alternatives), tailed
+
+
+def test_a_sentence_asking_again_is_no_list_of_examples(seeds) -> None:
+    """ "Any work mapping coral reefs? Want the sonar-heavy ones w/ real dives, not just simulations.": the second
+    sentence restates the asking, and read as examples its "the sonar-heavy ones" had become the set the papers
+    were chosen from, which no paper matched (probe138 se003)."""
+    plan = plan_question("Any work mapping coral reefs? Want the sonar-heavy ones w/ real dives, not just "
+                         "simulations.", seeds)
+    assert plan.kind == "list" and not plan.set_phrase, plan
+    assert any("reefs" in a for a in plan.alternatives), plan
 
 
 def test_which_ones_with_a_criterion_of_their_own_keep_it(seeds) -> None:
