@@ -93,7 +93,8 @@ _SET_VALUED = re.compile(
     # ("What new benchmarks or datasets come out of this batch?": the papers contributing them, probe89 qg012)
     r"|\b(?:what|which)\s+(?:new|novel)\s+(?:[\w-]+\s+){0,2}?(?:benchmarks|datasets|data\s+sets|corpora)\b"
     r"|\b(?:anything|everything|stuff)\s+(?:on|about|regarding|concerning|involving|covering|using|with|related\s+to|that"
-    r"|in\s+here)\b|\beverything\s+here\b"  # ("List everything here that deals with ...")
+    r"|in\s+here|touching|dealing\s+with|addressing|tackling|mentioning|discussing)\b|\beverything\s+here\b"
+    # ("List everything here that deals with ...", "Show me everything touching clinical data", probe138 se008)
     r"|\b(?:any|how\s+many)\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b"  # ("how many paper are ...")
     r"|\bany\b[^?.]*?\b(?:in\s+)?here\b"  # ("Any new benchmarks introduced here?": "here" is the collection)
     # ... as it is asked of ("What here cuts memory or compute?"); and "Anything" opening a question asks for any

@@ -326,6 +326,18 @@ def test_list_everything_here_asks_for_papers() -> None:
     assert plan.set_valued and plan.criterion == "coral bleaching", plan
 
 
+@pytest.mark.parametrize("question", [
+    "Show me everything touching coral bleaching or reef sonar.",
+    "Show me anything dealing with coral bleaching. I want an example for my class.",
+])
+def test_anything_or_everything_doing_something_asks_for_papers(question) -> None:
+    """ "Show me everything touching clinical or medical data" and "anything dealing with DNA" ask for every paper
+    doing it; read as one paper's question, each had been answered from one paper (probe136 sc013, probe138
+    se008). The sentence about the asker is no part of the criterion."""
+    plan = plan_question(question, [])
+    assert plan.set_valued and "coral bleaching" in plan.alternatives, plan
+
+
 def test_of_two_sentences_asking_for_papers_the_first_question_states_the_criterion() -> None:
     """ "any work introducing a new benchmark or dataset? need the ones that actually build eval data" restates its
     question: the restatement alone ("need eval data") had listed six papers for three (probe120 rm001)."""
