@@ -997,7 +997,9 @@ _OF_THE_LAST = re.compile(r"\b(?:of|among)\s+(?:them|these|those)\b", re.IGNOREC
 # (or one paper of every: "Show me every paper ... that sells its method as training-free": "its" is the paper's)
 _ASKED_SET_NOUN = re.compile(rf"\b(?:{_SET_NOUN}|(?:every|each|any)\s+{_PAPER_NOUN})\b", re.IGNORECASE)
 _OF_THESE_SET = re.compile(rf"\b(?:of|among)\s+(?:these|those)\s+(?=(?:[\w-]+\s+){{0,2}}?{_SET_NOUN}\b)", re.IGNORECASE)
-_WHICH_OF_THESE = re.compile(r"^\W*(which|any|how\s+many)\s+(?:of|among)\s+(?:these|those)\b", re.IGNORECASE)
+# (after an auxiliary too: "Do any of these prove a lower bound ...?" asks of the collection, probe135 sb004)
+_WHICH_OF_THESE = re.compile(rf"^\W*(?:{_AUXILIARY}\s+)?(which|any|how\s+many)\s+(?:of|among)\s+(?:these|those)\b",
+                             re.IGNORECASE)
 _PERSONAL_PRONOUN = re.compile(r"\b(?:it|its|they|them|their)\b", re.IGNORECASE)
 # "Which abstracts derive one?", "which papers bring it up?": a pronoun standing for what was said before, when
 # beside it the asking says too little to be a criterion (MAX_POINTING_TERMS words); "Which papers say their code
@@ -1369,9 +1371,13 @@ _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to
 # patient-level risk prediction": no abstract writes "healthcare", probe113 rf002). While the criterion matches,
 # they stay aside: "code being shared, whether it's already out or just promised".
 _CONCEDED = re.compile(_CONCESSION, re.IGNORECASE)
-# ("(A, B)", "— A, B —", "— A, B?" at the end)
+# ("(A, B)", "— A, B —", "— A, B?" at the end, ": A, B." at the end: "clinical or medical data of some kind: patients,
+# medical scans, health records" had been one criterion of all eight words, probe139 sf006; not a question after the
+# colon, "Regarding X: who gets hurt when they fail, and what ...?")
 _EXAMPLES = re.compile(r"\s*\((?P<a>[^()]*)\)"
-                       r"|\s+[\u2013\u2014]\s*(?P<b>[^\u2013\u2014]+?)\s*(?:[\u2013\u2014](?=[\s?.!,;:]|$)|(?=[?.!]*\s*$))")
+                       r"|\s+[\u2013\u2014]\s*(?P<b>[^\u2013\u2014]+?)\s*(?:[\u2013\u2014](?=[\s?.!,;:]|$)|(?=[?.!]*\s*$))"
+                       r"|\s*:\s*(?P<c>(?![^:?.!]*\b(?:which|what|who|whom|whose|how|why|where|when)\b)[^:?.!]+?)"
+                       r"\s*(?=[?.!]*\s*$)", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"\s*(?:[,;:?.!]|$)")
 _EXAMPLE_SEPARATOR = re.compile(r",?\s+or\s+|,\s+|\s*/\s*|^(?:e\.g\.|i\.e\.|such\s+as)\s*,?\s*", re.IGNORECASE)
 # (of a criterion's content words, one word ending the phrase: not "without proposing method fix", "without human
@@ -1400,7 +1406,7 @@ def _alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     if restated := _restated(question, _RESTATED.split(question, maxsplit=1), drop):
         return restated
     for match in _EXAMPLES.finditer(question):
-        listed = match.group("a") if match.group("a") is not None else match.group("b")
+        listed = next(group for group in match.groups() if group is not None)
         items = [i for i in _EXAMPLE_SEPARATOR.split(listed) if content_terms(i, drop)]  # (not "etc.")
         outside = question[:match.start()] + question[match.end():]
         if _CLAUSE_END.match(question, match.end()) and (restated := _named_in_parentheses(outside, items, drop)):

@@ -739,6 +739,9 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     # what the criterion is said to be a kind of names it; its examples are no alternatives
     ("coral counters \u2014 the kind that take in photos, sonar or drone video?", ["coral counters"]),
     ("coral counters, the sort of model which reads photos, sonar or video", ["coral counters"]),
+    # examples after a colon ending the criterion, as after a dash (probe139 sf006)
+    ("reef or coral data of some kind: sonar maps, dive counts, tide logs",
+     ["reef", "coral data", "sonar maps", "dive counts", "tide logs"]),
     # a clause saying when, before the comma, is no item of a list (probe135 sb009)
     ("when a reef survey goes wrong, work finding which diver or which boat was at fault",
      ["reef survey goes wrong finding diver boat fault"]),
@@ -1764,6 +1767,10 @@ def test_a_preamble_typed_in_lower_case_is_left_out_of_a_list_criterion(seeds) -
     those = plan_question("I work on reefs. Which papers use sonar maps, and which of those also use dive counts?",
                           seeds)
     assert "reefs" in those.criterion, those
+    # after an auxiliary too: "Do any of these prove a lower bound ...?" (probe135 sb004)
+    auxiliary = plan_question("In reef surveys we always ask how many dives are enough. Do any of these prove a "
+                              "lower bound on the dives needed?", seeds)
+    assert "surveys" not in auxiliary.criterion and "lower bound" in auxiliary.criterion, auxiliary
 
 
 def test_a_set_named_outside_the_asking_sentence_does_not_narrow_the_list(seeds) -> None:
