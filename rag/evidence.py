@@ -850,7 +850,7 @@ class EvidenceScorer:
         if len(resources) < 2:  # (the usual case: no resource asked for, or one)
             return resources
         topic = [w for w in content_terms(criterion) if stem(w.lower()) not in _RESOURCE_STEMS | GENERIC_STEMS
-                 and w.lower() not in ROLE_CUES]
+                 and w.lower() not in ROLE_CUES and stem(w.lower()) not in _CONTRIBUTING_STEMS]
         if not topic:
             return resources
         wanted = set().union(*(self.wanted(w) for w in topic))
@@ -1272,13 +1272,16 @@ _INTRODUCED = re.compile(r"\bwe\s+(?:\w+\s+)?(?:propose|introduce|present|develo
                          re.IGNORECASE)
 IDENTITY_SCORE = 1.0  # a paper that is what a list asks for (its abstract calls it a benchmark) matches fully
 # Where a paper says what it contributes: "we construct two synthetic task families", "this paper introduces ...".
-_CONTRIBUTION_SENTENCE = re.compile(r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present"
-                                    r"|develop|design|construct|build|release|collect|curate|provide|create"
-                                    r"|contribute)s?\b", re.IGNORECASE)
+# (its verbs also frame a request for a resource, not its topic: "releases a new, named benchmark", see _on_topic)
+_CONTRIBUTING_VERBS = ("propose", "introduce", "present", "develop", "design", "construct", "build", "release",
+                       "collect", "curate", "provide", "create", "contribute")
+_CONTRIBUTION_SENTENCE = re.compile(rf"\b(?:we|this\s+(?:paper|work))\s+(?:\w+\s+)?"
+                                    rf"(?:{'|'.join(_CONTRIBUTING_VERBS)})s?\b", re.IGNORECASE)
 # Data resources a paper can be: in ML abstracts a benchmark is a dataset with a protocol, so asking for either
 # ("Which papers introduce a new dataset?") means any of them.
 DATA_RESOURCES = frozenset({"benchmark", "dataset", "corpus", "testbed", "suite", "leaderboard"})
 _RESOURCE_STEMS = frozenset(stem(w) for w in DATA_RESOURCES)
+_CONTRIBUTING_STEMS = frozenset(stem(w) for w in _CONTRIBUTING_VERBS)
 
 
 def _names_resource(text: str) -> bool:

@@ -97,6 +97,7 @@ _SET_VALUED = re.compile(
     # ("List everything here that deals with ...", "Show me everything touching clinical data", probe138 se008)
     r"|\b(?:any|how\s+many)\s+(?:paper|work|study|article)\b|^\s*(?:list|enumerate)\b"  # ("how many paper are ...")
     r"|\bany\b[^?.]*?\b(?:in\s+)?here\b"  # ("Any new benchmarks introduced here?": "here" is the collection)
+    r"|\bwho\s+(?:in\s+)?here\b"  # (... and who is in it: "who here releases a new benchmark?", probe104 qw003)
     # ... as it is asked of ("What here cuts memory or compute?"); and "Anything" opening a question asks for any
     # papers ("Anything training-free I could bolt onto a model?": one paper's fact answer, probe101 qt001, qt009)
     # (opening the question only: "When is it worth copying teammates? Anything studying that with several agents?"
@@ -227,6 +228,9 @@ _LIST_COMMA = re.compile(r",\s+")
 # A clause opening the question with one of these says when or why, and the comma after it ends it: "When a chain of
 # agents goes wrong, is there work on finding which step or which agent is to blame?" lists no items, and its
 # circumstance had been an alternative of its own, matching any paper on agents (probe135 sb009)
+# An item ending in an article and words saying nothing ("releases a new, named benchmark or dataset") is no item: its
+# comma joins two adjectives of one noun, and "releases" alone had listed the papers releasing code (probe139 sf001)
+_ARTICLE_TAIL = re.compile(r"\b(?:a|an|the)\s+([\w-]+(?:\s+[\w-]+)?)$", re.IGNORECASE)
 _SUBORDINATE = re.compile(r"\W*(?:when|whenever|if|while|because|although|though|since|once|whereas|unless)\b",
                           re.IGNORECASE)
 # "the two papers on text-to-image diffusion: the one that ...", the set a comparison's descriptions pick from
@@ -850,6 +854,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     if asking and (own := content_terms(asking, drop=dropped)):
         plan.whole_alternatives = [] if plan.said_before else plan.alternatives
         plan.criterion_terms, plan.alternatives = own, _alternatives_of(asking, unasked)
+        plan.contributed = contributed_phrase(asking)  # (not the preamble's "the way we'd assemble a task battery")
         plan.aside_terms = [t for t in terms if t not in own]
         plan.alternatives = _named_before(content_terms(preamble, drop=dropped), own) + plan.alternatives
         # ("I'm trying to separate the math-heavy work from the benchmark-chasing. Which papers ...?": the
@@ -902,7 +907,9 @@ def _asking_sentence(question: str) -> tuple[str, bool, str]:
     # that actually build eval data" asks the first and restates it, and the restatement alone had listed six papers)
     asked = asking[0] if len(asking) > 1 and asking[0].rstrip().endswith("?") else asking[-1]
     at = sentences.index(asked)
-    if at and _points_back(asked):  # (the first sentence has nothing before it to point at)
+    # (the first sentence has nothing before it to point at; what the papers need not be, "even if it comes bundled
+    # with a method", points at nothing said)
+    if at and _points_back(_CONTRAST.sub("", asked)):
         return " ".join(sentences), True, ""
     preamble = " ".join(sentences[:at])
     after = sentences[at + 1:]
@@ -1424,7 +1431,8 @@ def _alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     if len(pieces) >= 2:  # "A, B, or C": the commas of the list that ends in the last "or" separate alternatives
         listed = _LIST_COMMA.split(pieces[-2])  # too ("X, e.g. A, B, C or D": A, B and C)
         if all(len(content_terms(item, drop)) <= LIST_ITEM_TERMS for item in [*listed[1:], pieces[-1]]) \
-                and not _SUBORDINATE.match(listed[0]):
+                and not _SUBORDINATE.match(listed[0]) \
+                and not ((tail := _ARTICLE_TAIL.search(listed[0])) and not content_terms(tail.group(1))):
             pieces = [*pieces[:-2], *listed, pieces[-1]]
             # (a long part after a comma is a clause: "no experiments, only theory or proofs")
     # a slash joins alternatives inside a piece, once the list's commas are read ("proofs, bounds, or

@@ -1085,6 +1085,10 @@ RESOURCE_PAPERS = {"p05", "p10", "p11"}  # "Who&When Pro, a large-scale benchmar
     "What work in this collection introduces a new, named benchmark or dataset?",
     "List the submissions that introduce a new benchmark or dataset and give its size.",
     "What new benchmarks or datasets come out of this batch?",  # (no paper noun: probe89 qg012)
+    # "releases" frames the request, no topic of it; "a new, named" is no list; "who here" asks for papers, and what
+    # they need not be ("even if ...") points back at nothing (probe139 sf001, probe104 qw003)
+    "Who releases a named benchmark or dataset for other groups?",
+    "Setting theory aside: who here releases a new, named benchmark or dataset, even if it ships with a method too?",
 ])
 def test_papers_contributing_a_benchmark_are_those_that_are_one(seed_assistant, question) -> None:
     answer, members, possible = answered_list(seed_assistant, question)

@@ -1727,6 +1727,26 @@ def test_what_a_question_asks_papers_to_contribute(question, contributed) -> Non
     assert contributed_phrase(question) == contributed
 
 
+def test_who_here_asks_for_papers_and_a_concession_points_back_at_nothing() -> None:
+    """ "Leaving the methods aside: who here releases a new, named reef atlas, even if it comes with a method?":
+    "who here" asks for the collection's papers, so the preamble is no part of the criterion, and the "it" of
+    what the papers need not be points at nothing said before (probe104 qw003)."""
+    plan = plan_question("Leaving the methods aside for a moment: who here releases a new, named reef atlas, even if "
+                         "it comes bundled with a method?", [])
+    assert plan.kind == "list" and not plan.said_before and "moment" not in plan.criterion, plan
+
+
+def test_what_is_contributed_is_read_from_the_asking_sentence() -> None:
+    """ "I'm listing test beds, the way we'd assemble a task battery for reef divers. Any work that releases a new,
+    named reef benchmark or dataset?": the preamble's "assemble a task battery" is the asker's, not what the papers
+    contribute; and "a new, named" is two adjectives of one noun, not a list whose first item is "releases"
+    (probe139 sf001)."""
+    plan = plan_question("I'm listing test beds, the way we'd assemble a task battery for reef divers. Any work "
+                         "that releases a new, named reef benchmark or dataset?", [])
+    assert plan.contributed == "a new, named reef benchmark or dataset", plan
+    assert "releases" not in plan.alternatives, plan
+
+
 @pytest.mark.parametrize(("question", "term"), [
     ("What is token merging?", "token merging"),
     ("What are Video-LLMs?", "Video-LLMs"),
