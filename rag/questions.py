@@ -228,11 +228,11 @@ _LIST_COMMA = re.compile(r",\s+")
 # A clause opening the question with one of these says when or why, and the comma after it ends it: "When a chain of
 # agents goes wrong, is there work on finding which step or which agent is to blame?" lists no items, and its
 # circumstance had been an alternative of its own, matching any paper on agents (probe135 sb009)
+_SUBORDINATE = re.compile(r"\W*(?:when|whenever|if|while|because|although|though|since|once|whereas|unless)\b",
+                          re.IGNORECASE)
 # An item ending in an article and words saying nothing ("releases a new, named benchmark or dataset") is no item: its
 # comma joins two adjectives of one noun, and "releases" alone had listed the papers releasing code (probe139 sf001)
 _ARTICLE_TAIL = re.compile(r"\b(?:a|an|the)\s+([\w-]+(?:\s+[\w-]+)?)$", re.IGNORECASE)
-_SUBORDINATE = re.compile(r"\W*(?:when|whenever|if|while|because|although|though|since|once|whereas|unless)\b",
-                          re.IGNORECASE)
 # "the two papers on text-to-image diffusion: the one that ...", the set a comparison's descriptions pick from
 _COMPARED_ON = re.compile(rf"\b(?:the|these|those)\s+(?:two|three|four|both)\s+{_SET_NOUN}\s+(?:on|about)\s+"
                           r"([^,;:?(.]+)", re.IGNORECASE)
