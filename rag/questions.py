@@ -1431,8 +1431,7 @@ def _alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     if len(pieces) >= 2:  # "A, B, or C": the commas of the list that ends in the last "or" separate alternatives
         listed = _LIST_COMMA.split(pieces[-2])  # too ("X, e.g. A, B, C or D": A, B and C)
         if all(len(content_terms(item, drop)) <= LIST_ITEM_TERMS for item in [*listed[1:], pieces[-1]]) \
-                and not _SUBORDINATE.match(listed[0]) \
-                and not ((tail := _ARTICLE_TAIL.search(listed[0])) and not content_terms(tail.group(1))):
+                and _leads_a_list(listed[0]):
             pieces = [*pieces[:-2], *listed, pieces[-1]]
             # (a long part after a comma is a clause: "no experiments, only theory or proofs")
     # a slash joins alternatives inside a piece, once the list's commas are read ("proofs, bounds, or
@@ -1472,6 +1471,13 @@ def _shared_lead(pieces: list[str], drop: Sequence[str]) -> list[str]:
 
 
 _LEAD_TO_OBJECT = re.compile(r"(.*\b(?:for|on|to|in|with|from|of|about))\s+(?:[\w-]+\s+){0,1}[\w-]+\s*$", re.IGNORECASE)
+
+
+def _leads_a_list(first: str) -> bool:
+    """Whether the words before a list's first comma can hold its first item: not a clause saying when or why
+    (_SUBORDINATE), nor an article and form words the comma's next adjective goes on with (_ARTICLE_TAIL)."""
+    tail = _ARTICLE_TAIL.search(first)
+    return not _SUBORDINATE.match(first) and not (tail and not content_terms(tail.group(1)))
 
 
 def _generic_joined(parts: list[str]) -> list[str]:
