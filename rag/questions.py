@@ -323,6 +323,9 @@ _DESCRIBED = re.compile(
     rf"(?:\s+|\s*/\s*)){{0,6}}?"
     rf"(?!{_THE_PAPER}){_WORD_WHOLE})"
     r"\s+(?<!\bto\s)"
+    # (nor after a demonstrative, whose noun it is: "only retraining that one" is the team member just named, "the
+    # root cause per that study" is of the study asked about)
+    r"(?<!\bthat\s)(?<!\bthis\s)"
     # ("the system does each one touch", "the paper arguing that only (just) one role": a count, not a head noun; nor
     # after a preposition: "the immediate upstream drivers of one outcome" counts outcomes)
     r"(?:paper|abstract|article|study|work|benchmark|(?<!only\s)(?<!just\s)(?<!each\s)(?<!every\s)(?<!any\s)"
@@ -2086,8 +2089,10 @@ def asks_difference(question: str) -> bool:
 
 def expected_answer(question: str) -> Expects:
     # (the value of a measure asked is a figure: "What exact attribution accuracy does the accelerometer oracle
-    # achieve?", probe62 pc034)
-    if _FIGURE.search(_ESTIMATED_AMOUNT.sub(" ", question)) or asked_measures(question):
+    # achieve?", probe62 pc034; "what's" and a typed "whats" ask as "what is" does: "whats the actual speedup
+    # DaTMe gets on FLUX?" had been answered with a sentence giving none, probe143 sk037)
+    spelled = _WHAT_IS.sub("what is", question)
+    if _FIGURE.search(_ESTIMATED_AMOUNT.sub(" ", spelled)) or asked_measures(spelled):
         return "figure"
     if _COUNT_LIST.search(question) or _COUNTED_THEN_NAMED.search(question):
         return "enumeration"
@@ -2098,6 +2103,9 @@ def expected_answer(question: str) -> Expects:
     if _DEFINITION.search(question):
         return "definition"
     return "any"
+
+
+_WHAT_IS = re.compile(r"\bwhat(?:['\u2019]s|s)\b", re.IGNORECASE)
 
 
 def contributed_phrase(question: str) -> str:
@@ -2331,7 +2339,7 @@ def asked_measures(question: str) -> list[str]:
     answered with its identifiability theorem, and the cfDNA one, asked its "sensitivity and specificity", with
     "exceeds ... clinical tests" (probe75 pq037, probe79 pu039)."""
     return [found for match in _MEASURE_ASKED.finditer(question)
-            for found in re.findall(_MEASURE, match.group(1) or match.group(2), re.IGNORECASE)]
+            for found in re.findall(_MEASURE, next(g for g in match.groups() if g), re.IGNORECASE)]
 
 
 # Names of evaluation measures (a lexicon of the field's metrics, not of any question); "mAP" only so written ("what is
@@ -2347,7 +2355,12 @@ _MEASURE_ASKED = re.compile(rf"\b(?:what|which)\s+(?:[\w-]+\s+){{0,3}}?"  # ("wh
                             # (or asked after the verb: "what were the sensitivity and specificity on the real
                             # patient cohort?", probe100 qs035)
                             r"|\b(?:what|which)\s+(?:is|was|are|were)\s+(?:the|its|their)\s+(?:[\w-]+\s+){0,2}?"
-                            rf"{_MEASURES_LISTED}(?![\w-])",
+                            rf"{_MEASURES_LISTED}(?![\w-])"
+                            # (or asked alone, ending the question: "Which dataset, and what accuracy?", probe141
+                            # sh039)
+                            # (not "with what accuracy?" of a winner asked: "which model came out best, and with
+                            # what accuracy?" asks for the winner first)
+                            rf"|(?<!\bwith\s)(?<!\bat\s)\b(?:what|which)\s+(?:[\w-]+\s+){{0,2}}?{_MEASURES_LISTED}\s*\?",
                             re.IGNORECASE)
 
 

@@ -2041,3 +2041,23 @@ def test_papers_asked_for_in_a_slip_or_by_ones_described_are_a_set(question) -> 
 ])
 def test_a_quote_declined_is_no_phrase_asked_for(question, quoted) -> None:
     assert quoted_phrases(question) == quoted
+
+
+@pytest.mark.parametrize("question", [
+    "When a crew of reef robots misreads the tide, is there a paper on working out which robot caused the error and "
+    "only recalibrating that one?",
+    "Reef maps keep failing. What's the main reason per that study, and is the sonar to blame?",
+])
+def test_a_demonstrative_before_one_or_study_describes_no_paper(question, mini) -> None:
+    """ "only retraining that one" is the team member just named, "the root cause per that study" the study the
+    question is about: read as descriptions, they had pointed at papers writing "retraining" (probe90 qh015)."""
+    assert not any(d.split()[-1].lower() in ("that", "this") for d in plan_question(question, mini).described)
+
+
+@pytest.mark.parametrize("question", [
+    "whats the actual speedup TideFormer gets on the harbour data?",
+    "What\u2019s the accuracy of GlowNet on reefs?",
+    "GlowNet's reef results. Which dataset, and what accuracy?",
+])
+def test_a_figure_asked_in_a_contraction_or_alone_is_a_figure(question) -> None:
+    assert expected_answer(question) == "figure"
