@@ -90,6 +90,8 @@ FORM_WORDS = PAPER_WORDS | frozenset(
     "treat treats treated argue argues argued "
     # the asking frame: "I just want to know which ones were tested on clinical material", "... - which fit?"
     "want wants know fit fits qualify qualifies "
+    # chat asides typed in passing ("tbh i want stuff that ..."): no abstract writes them
+    "tbh tbf imo imho btw fwiw idk "
     # a waiver: "diffusion models, whatever the angle" asks for any of them (see questions._WAIVER_TAIL)
     "whatever "
     # negations typed without the apostrophe ("which papers dont report experiments"): the planner reads them

@@ -266,6 +266,12 @@ _RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+o
 # words, and the first list held one of the two diffusion papers (probe106 qy003, probe107 qz004). The words are
 # blanked and "whatever" kept, so "A, B, C, whatever" still lists alternatives (_LIST_TAIL).
 _WAIVER_TAIL = re.compile(r"(?<=[,\u2013\u2014-]\swhatever)(?:\s+[\w-]+){1,2}(?=\s*(?:[.?!)]|$))", re.IGNORECASE)
+# What the asker is not after, opening a sentence before what they are after: "not looking for accuracy gains, tbh i
+# want stuff that makes big models cheaper to run" asks for the cheaper-to-run papers; read as a negation, the list
+# had been all 19 papers not about "accuracy gains ... cheaper run train" (probe143 sk014).
+_DISCLAIMER = re.compile(r"(?:^|(?<=[.?!]\s))\s*not\s+(?:(?:really\s+)?(?:looking|interested|asking|searching)"
+                         r"\s+(?:for|in|about)|after)\b[^,;:?.!\u2013\u2014]*(?:[,;:\u2013\u2014]|\s-\s)",
+                         re.IGNORECASE)
 _ANY_DASH = re.compile(r"\s+[-\u2013\u2014]\s+")  # a dash between words, typed as a hyphen or not
 # A list ending "..., that kind of thing" (or "etc.", "and so on", "and the like") lists alternatives as "..., or"
 # would: "proofs, bounds, identifiability results, that kind of thing" had been one criterion of four words
@@ -759,6 +765,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     seeks_cue = bool(_SEEKS_PAPERS.search(question))
     asks_set = set_cue or seeks_cue and not linked
     set_aside, question_kept = _set_aside(question_kept, set_cue) if asks_set else ("", question_kept)
+    if asks_set:
+        question_kept = _DISCLAIMER.sub(lambda m: " " * len(m.group(0)), question_kept)
     question_kept = _method_free(_NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(_hyphened_free, question_kept)))
     question_kept = _WAIVER_TAIL.sub(lambda m: " " * len(m.group(0)), question_kept)
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
@@ -1011,11 +1019,12 @@ _OF_THESE_SET = re.compile(rf"\b(?:of|among)\s+(?:these|those)\s+(?=(?:[\w-]+\s+
 _WHICH_OF_THESE = re.compile(rf"^\W*(?:{_AUXILIARY}\s+)?(which|any|how\s+many)\s+(?:of|among)\s+(?:these|those)\b",
                              re.IGNORECASE)
 _PERSONAL_PRONOUN = re.compile(r"\b(?:it|its|they|them|their)\b", re.IGNORECASE)
-# "Which abstracts derive one?", "which papers bring it up?": a pronoun standing for what was said before, when
-# beside it the asking says too little to be a criterion (MAX_POINTING_TERMS words); "Which papers say their code
-# is available, or promise to release it?" says its own: without the bound, 3 of the 5 tuning lists the pronoun
-# changed were of that kind and fell, with it none (chosen, not searched: one verb beside the pronoun)
-_STANDS_FOR_SAID = re.compile(r"\bit\b|\bone\W*$", re.IGNORECASE)
+# "Which abstracts derive one?", "which papers bring it up?", "study them": a pronoun standing for what was said
+# before, when beside it the asking says too little to be a criterion (MAX_POINTING_TERMS words); "Which papers say
+# their code is available, or promise to release it?" says its own: without the bound, 3 of the 5 tuning lists the
+# pronoun changed were of that kind and fell, with it none (chosen, not searched: one verb beside the pronoun)
+# ("Diffusion models. Which papers deal with them directly?": "them" as an object is what was said, probe141 sh004)
+_STANDS_FOR_SAID = re.compile(r"\bit\b|\bthem\b|\bone\W*$", re.IGNORECASE)
 MAX_POINTING_TERMS = 1
 _POINTING_BACK = re.compile(r"\b(?:this|these|those|such(?!\s+as\b)|it|its|they|them|their|ones)\b"
                             r"|\bthat(?:\s+[a-z]+)?\W*$", re.IGNORECASE)  # ("... follow that recipe?", "do that?")
@@ -1301,7 +1310,8 @@ _SEVERAL = re.compile(rf"\b(?:{_PAPER_NOUNS}|ones|how\s+many)\b"
 # the lists had held the label-free and social-learning papers)
 _CALLED = re.compile(r"\b(?:call(?:s|ed)?(?:\s+(?:them|it|themselves|itself))?"
                      r"|(?:describ|pitch|bill|brand|label|market|present)(?:es|ed|e|s|d|ing|led)?"
-                     r"\s+(?:[\w-]+\s+){0,3}?as)\s+(?:being\s+)?([A-Za-z]+(?:-[A-Za-z]+)+)\b", re.IGNORECASE)
+                     r"\s+(?:[\w-]+\s+){0,3}?as)\s+(?:being\s+)?['\"\u2018\u201c]?([A-Za-z]+(?:-[A-Za-z]+)+)\b",
+                     re.IGNORECASE)  # (quoted or not: "the ones that call themselves 'training-free'", probe140 sg002)
 _DECLINED = re.compile(r"\b(?:not|no|never)\s+(?:(?:just|only|merely|simply|a|an|the)\s+)?$", re.IGNORECASE)
 _QUOTED = re.compile(r"(?<![\w'\"])['\"\u2018\u201c]([^'\"\u2019\u201d]{3,80}?)['\"\u2019\u201d](?![\w])")
 

@@ -1919,6 +1919,7 @@ def test_ones_standing_for_another_noun_asks_for_no_papers(seeds) -> None:
 @pytest.mark.parametrize("question", [
     "I keep seeing tide gauges pop up \u2014 which abstracts deploy one?",
     "Kelp restoration shows up more than once I think \u2014 which papers bring it up?",
+    "Tide gauges. Which papers deal with them closely?",  # ("them" as an object: what was said, probe141 sh004)
 ])
 def test_a_pronoun_standing_for_the_preamble_keeps_its_topic(question, seeds) -> None:
     """ "... lower bounds pop up - which abstracts derive one?": the asking says only "derive" beside a pronoun,
@@ -2043,6 +2044,14 @@ def test_a_quote_declined_is_no_phrase_asked_for(question, quoted) -> None:
     assert quoted_phrases(question) == quoted
 
 
+@pytest.mark.parametrize(("question", "quoted"), [
+    ("Which ones call themselves 'label-free'?", ["label-free"]),  # (quoted or not, probe140 sg002)
+    ("Which ones call themselves label-free?", ["label-free"]),
+])
+def test_a_compound_the_papers_call_themselves_is_asked_as_written(question, quoted) -> None:
+    assert quoted_phrases(question) == quoted
+
+
 @pytest.mark.parametrize("question", [
     "When a crew of reef robots misreads the tide, is there a paper on working out which robot caused the error and "
     "only recalibrating that one?",
@@ -2061,3 +2070,11 @@ def test_a_demonstrative_before_one_or_study_describes_no_paper(question, mini) 
 ])
 def test_a_figure_asked_in_a_contraction_or_alone_is_a_figure(question) -> None:
     assert expected_answer(question) == "figure"
+
+
+def test_what_the_asker_is_not_after_is_no_negation(seeds) -> None:
+    """ "not looking for X, I want Y" asks for Y: read as a negation, the list had been every paper not about X and
+    Y together (probe143 sk014)."""
+    plan = plan_question("not interested in benchmarks tbh, i want stuff that makes reef mapping cheaper", seeds)
+    assert plan.kind == "list" and not plan.negated, plan
+    assert "benchmarks" not in plan.criterion and "tbh" not in plan.criterion and "reef" in plan.criterion, plan
