@@ -64,7 +64,7 @@ NON_TOPICAL = STOPWORDS | frozenset(ENGLISH_STOP_WORDS)
 # Words that say what form the answer should take or point at the corpus itself; they are
 # never content to be matched, shown as matched, or reported missing ("papers", "compare", ...).
 # The words for a paper ("Which paper helps multimodal models ...?" asks for a paper, not for models' names).
-PAPER_WORDS = frozenset("paper papers work works study studies article articles abstract abstracts".split())
+PAPER_WORDS = frozenset("paper papers work works study studies article articles abstract abstracts projects".split())
 FORM_WORDS = PAPER_WORDS | frozenset(
     "publication publications "
     "collection corpus set list lists name names show find give tell describe explain summarize summarise "

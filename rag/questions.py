@@ -65,7 +65,9 @@ LOWER_CASE_SHARE = 0.1
 # ("works" and "studies" after one paper are its verb: "Which paper works out which team member to correct?" had
 # asked for several papers, and with none clearing a list's bar was refused, probe77 ps015, probe79 pu015)
 _ONE_BEFORE = r"(?<!\bpaper\s)(?<!\bstudy\s)(?<!\bwork\s)(?<!\bmethod\s)(?<!\bapproach\s)(?<!\bone\s)"
-_PAPER_NOUNS = rf"(?:papers|{_ONE_BEFORE}(?:works|studies)|articles|abstracts|publications|submissions|preprints)"
+# ("projects": "Which projects train agents with reinforcement learning?" asks for papers, probe142 si007)
+_PAPER_NOUNS = (rf"(?:papers|{_ONE_BEFORE}(?:works|studies)|articles|abstracts|publications|submissions|preprints"
+                r"|projects)")
 _PAPER_NOUN = r"(?:paper|work|study|article|abstract|submission)"  # one of them: "each LLM paper"
 _SET_NOUN = rf"(?:{_PAPER_NOUNS}|ones|methods|approaches|techniques|frameworks)"
 # The papers a relative clause describes, as wished for ("I need the ones that ...", "I'd like the studies which ...").
@@ -378,6 +380,9 @@ _FIGURE = re.compile(
     r"|amount|size|margin|speedup|speed-up|ratio)\b|\bpercentage\s+points?\b"
     r"|\b(?:what|how\s+much)\s+(?:[\w-]+\s+){0,2}?(?:speedup|speed-up|reduction|improvement|gain|increase|decrease"
     r"|drop|saving|savings)s?(?:\s+(?:factor|ratio|rate))?\s+(?:does|do|did|is|are|was|were|can|could)\b"
+    # ("What is the largest total GPU memory reduction reported ...?": the amount, however modified, probe142 si034)
+    r"|\bwhat\s+(?:is|was|are|were)\s+the\s+(?:[\w-]+\s+){0,4}?(?:speedup|speed-up|reduction|improvement|gain"
+    r"|increase|decrease|drop|saving|savings)s?\s+(?:reported|achieved|obtained|measured|observed|claimed)\b"
     r"|\bhow\s+(?:large|big|long|fast|small)\b",
     re.IGNORECASE,
 )

@@ -2029,6 +2029,7 @@ def test_the_preamble_names_what_the_asking_restates(question, first) -> None:
     "Is there papers with reef data in them?",  # (a non-native asker's plural, probe108 ra011)
     "need the drone-free ones. no drones, no boats, just divers",  # (probe105 qx002)
     "Which method are explicitly described as drone-free?",  # (a singular noun, a plural verb: probe108 ra006)
+    "Which projects map reefs with sonar?",  # (probe142 si007)
 ])
 def test_papers_asked_for_in_a_slip_or_by_ones_described_are_a_set(question) -> None:
     assert plan_question(question, []).set_valued
@@ -2067,6 +2068,7 @@ def test_a_demonstrative_before_one_or_study_describes_no_paper(question, mini) 
     "whats the actual speedup TideFormer gets on the harbour data?",
     "What\u2019s the accuracy of GlowNet on reefs?",
     "GlowNet's reef results. Which dataset, and what accuracy?",
+    "What is the biggest overall latency reduction reported for TideFormer?",  # (probe142 si034)
 ])
 def test_a_figure_asked_in_a_contraction_or_alone_is_a_figure(question) -> None:
     assert expected_answer(question) == "figure"
