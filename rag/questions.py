@@ -465,7 +465,10 @@ _SEEKS_PAPERS = re.compile(r"\b(?:which|what|find|show|any|some|every|all)\s+(?:
                            r"|submissions?)\b(?!\s+(?:is|was|does|did)\s+(?:the|this|that|it)\b)"
                            r"|\b(?:papers|articles|abstracts|submissions|publications)\b|(?:^|[.?!:]\s)\W*(?:studies|works)\b"
                            r"|\b(?:any|some)(?:one|body|thing)\b|(?:^|[.?!:]\s)\W*who\b|\bwho\s+else\b"
-                           r"|\bstuff\b", re.IGNORECASE)  # ("show me the diffusion model stuff", probe116 ri003)
+                           r"|\bstuff\b"  # ("show me the diffusion model stuff", probe116 ri003)
+                           # (a mass noun after "is there": "Is there work whose primary object of study is a
+                           # multimodal LLM?", probe142 si009)
+                           r"|\b(?:is|are)\s+there\s+(?:any\s+)?(?:work|research)\b", re.IGNORECASE)
 # A contribution verb before what is contributed, up to the clause's end: "introduce a new benchmark for ...",
 # "propose and release a dataset that ...", "a new, named benchmark", "whose contribution includes a new ...".
 _CONTRIBUTING = re.compile(r"\b(?:introduc|propos|present|buil[dt]|releas|contribut|develop|creat|design|construct"

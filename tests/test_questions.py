@@ -2035,6 +2035,14 @@ def test_papers_asked_for_in_a_slip_or_by_ones_described_are_a_set(question) -> 
     assert plan_question(question, []).set_valued
 
 
+@pytest.mark.parametrize("question", [
+    "Is there work on mapping reefs with sonar?",  # (a mass noun after "is there", probe142 si009)
+    "Is there research that maps reefs with sonar?",
+])
+def test_work_asked_for_by_a_mass_noun_is_sought(question) -> None:
+    assert plan_question(question, []).seeks_papers
+
+
 @pytest.mark.parametrize(("question", "quoted"), [
     ("Which papers frame reefs as 'living maps'?", ["living maps"]),
     # a quote declined is no phrase asked for (probe105 qx003)
