@@ -274,6 +274,12 @@ _WAIVER_TAIL = re.compile(r"(?<=[,\u2013\u2014-]\swhatever)(?:\s+[\w-]+){1,2}(?=
 _DISCLAIMER = re.compile(r"(?:^|(?<=[.?!]\s))\s*not\s+(?:(?:really\s+)?(?:looking|interested|asking|searching)"
                          r"\s+(?:for|in|about)|after)\b[^,;:?.!\u2013\u2014]*(?:[,;:\u2013\u2014]|\s-\s)",
                          re.IGNORECASE)
+# The asker introducing themselves or their situation: "Field scientist here: is there work that ...?", "Busy
+# professor here.", "Zero training budget here." (the role had joined the criterion, and the list held a paper for
+# "scientist", probe63 pd010); not papers said to be here ("Two diffusion papers here: ...")
+_ASKER_HERE = re.compile(r"^\W*(?!(?:anything|something|everything|nothing|what|which|who|is|are|any|all|stuff)\b)"
+                         rf"(?:(?!{_SET_NOUN}\b)[\w-]+\s+){{0,3}}?(?!{_SET_NOUN}\b)[\w-]+\s+here\s*"
+                         r"(?:[:.,!;\u2013\u2014]|\s-\s)", re.IGNORECASE)
 _ANY_DASH = re.compile(r"\s+[-\u2013\u2014]\s+")  # a dash between words, typed as a hyphen or not
 # A list ending "..., that kind of thing" (or "etc.", "and so on", "and the like") lists alternatives as "..., or"
 # would: "proofs, bounds, identifiability results, that kind of thing" had been one criterion of four words
@@ -775,6 +781,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     set_aside, question_kept = _set_aside(question_kept, set_cue) if asks_set else ("", question_kept)
     if asks_set:
         question_kept = _DISCLAIMER.sub(lambda m: " " * len(m.group(0)), question_kept)
+    question_kept = _ASKER_HERE.sub(lambda m: " " * len(m.group(0)), question_kept)
     question_kept = _method_free(_NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(_hyphened_free, question_kept)))
     question_kept = _WAIVER_TAIL.sub(lambda m: " " * len(m.group(0)), question_kept)
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,

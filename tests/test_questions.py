@@ -2088,3 +2088,14 @@ def test_what_the_asker_is_not_after_is_no_negation(seeds) -> None:
     plan = plan_question("not interested in benchmarks tbh, i want stuff that makes reef mapping cheaper", seeds)
     assert plan.kind == "list" and not plan.negated, plan
     assert "benchmarks" not in plan.criterion and "tbh" not in plan.criterion and "reef" in plan.criterion, plan
+
+
+@pytest.mark.parametrize(("question", "kept"), [
+    ("Marine biologist here: is there work that maps reefs with sonar?", "maps reefs sonar"),  # (probe63 pd010)
+    ("Zero boat budget here. Which papers map reefs from the shore?", "map reefs shore"),
+    ("Two reef papers here: which of them uses sonar?", "reef"),  # (papers said to be here are no asker)
+])
+def test_the_asker_introducing_themselves_is_no_criterion(question, kept) -> None:
+    plan = plan_question(question, [])
+    assert all(w in plan.criterion for w in kept.split()), plan
+    assert not {"biologist", "budget", "boat"} & set(plan.criterion.lower().split()), plan
