@@ -289,7 +289,7 @@ _ANY_DASH = re.compile(r"\s+[-\u2013\u2014]\s+")  # a dash between words, typed 
 _LIST_TAIL = re.compile(r"(,[^,;:?.!]+)(?:,|\s+[-\u2013\u2014])?\s+"
                         r"(?:(?:that|this)\s+(?:kind|sort)\s+of\s+(?:thing|stuff)|etc\.?|and\s+so\s+on|and\s+the\s+like"
                         r"|(?:or\s+)?whatever"
-                        r"|or\s+(?:similar|the\s+like|anything\s+like\s+that)"
+                        r"|or\s+(?:similar|the\s+like)|(?:or\s+)?(?:anything|something|stuff)\s+like\s+that"
                         r"|any\s+(?:of\s+(?:it|them|these|those)|(?:[\w-]+\s+)?(?:kind|type|sort|modality|form)s?)"
                         r"\s+(?:counts?|will\s+do|is\s+fine)"
                         r"|(?:I|we)\s+(?:want|need)\s+(?:all|each|every\s+one)\s+of\s+them(?:\s+listed)?)"
@@ -1003,7 +1003,9 @@ def _points_back(asking: str) -> bool:
     theirs ("which papers say their code is shared?")."""
     # (the asked noun is found before "these papers" is blanked: blanked first, "Which of these papers say their
     # code ...?" had hidden "papers", and "their" looked like pointing back)
-    text = _OF_THESE_SET.sub(" ", asking)  # ("which of these studies ...": the collection, pointing at nothing said)
+    # ("which of these studies ...": the collection, pointing at nothing said; nor does a list's tail: "birds,
+    # wildlife, animal movement, anything like that?", probe140 sg004)
+    text = _OF_THESE_SET.sub(" ", _tail_as_or(asking))
     # (opening the sentence, "which of these involve animals?" asks of the collection, probe98 qp012; "..., and which
     # of those also combine ...?" of the papers just asked for)
     text = _WHICH_OF_THESE.sub(r"\1", text)

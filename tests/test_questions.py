@@ -2099,3 +2099,11 @@ def test_the_asker_introducing_themselves_is_no_criterion(question, kept) -> Non
     plan = plan_question(question, [])
     assert all(w in plan.criterion for w in kept.split()), plan
     assert not {"biologist", "budget", "boat"} & set(plan.criterion.lower().split()), plan
+
+
+def test_a_list_tail_points_back_at_nothing() -> None:
+    """ "..., anything like that?" ends a list of examples: read as pointing back, the asking sentence had taken the
+    preamble in, and the examples were one criterion with it (probe140 sg004)."""
+    plan = plan_question("Divers love reef stories. Which of these involve real reefs - corals, kelp, sponges, "
+                         "anything like that?", [])
+    assert plan.kind == "list" and "kelp" in plan.alternatives and "divers" not in plan.criterion.lower(), plan
