@@ -470,7 +470,10 @@ _SEEKS_PAPERS = re.compile(r"\b(?:which|what|find|show|any|some|every|all)\s+(?:
                            r"(?:[\w-]+\s+){0,2}?(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?"
                            r"|submissions?)\b(?!\s+(?:is|was|does|did)\s+(?:the|this|that|it)\b)"
                            r"|\b(?:papers|articles|abstracts|submissions|publications)\b|(?:^|[.?!:]\s)\W*(?:studies|works)\b"
-                           r"|\b(?:any|some)(?:one|body|thing)\b|(?:^|[.?!:]\s)\W*who\b|\bwho\s+else\b"
+                           # ("someone" asked about, not the subject describing one paper: "Someone argued
+                           # that's the weak link - what did they propose instead?", probe106 qy017)
+                           r"|\b(?:any(?:one|body)|(?:is|are|was|were|has|have|did|does|do)\s+some(?:one|body)"
+                           r"|(?:any|some)thing)\b|(?:^|[.?!:]\s)\W*who\b|\bwho\s+else\b"
                            r"|\bstuff\b"  # ("show me the diffusion model stuff", probe116 ri003)
                            # (a mass noun after "is there": "Is there work whose primary object of study is a
                            # multimodal LLM?", probe142 si009)

@@ -2107,3 +2107,13 @@ def test_a_list_tail_points_back_at_nothing() -> None:
     plan = plan_question("Divers love reef stories. Which of these involve real reefs - corals, kelp, sponges, "
                          "anything like that?", [])
     assert plan.kind == "list" and "kelp" in plan.alternatives and "divers" not in plan.criterion.lower(), plan
+
+
+@pytest.mark.parametrize(("question", "seeks"), [
+    ("Someone built a sonar reef map. How accurate is it?", False),  # (one paper described, probe106 qy017)
+    ("Somebody argued kelp is the weak link - what did they propose instead?", False),
+    ("Has someone built a sonar reef map?", True),
+    ("Is anyone working on reef maps?", True),
+])
+def test_someone_described_is_one_paper_and_someone_asked_about_seeks_papers(question, seeks) -> None:
+    assert plan_question(question, []).seeks_papers is seeks
