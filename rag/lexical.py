@@ -239,9 +239,19 @@ class LexicalIndex:
         return self._row[paper_id]
 
 
+def plain_dashes(text: str) -> str:
+    """LaTeX dashes typed in an abstract read as a reader sees them: "attribute--object" (an en dash) is the compound
+    "attribute-object" a question writes, and "side---low-rank" (an em dash) two words; as one word each, neither
+    ever met a question's word (the seeds' text-to-image and token-position abstracts)."""
+    return _TEX_DASH.sub(lambda m: " " if len(m.group()) > 2 else "-", text) if "--" in text else text
+
+
+_TEX_DASH = re.compile(r"(?<=\w)-{2,3}(?=\w)")
+
+
 def matched_terms(question: str, text: str) -> list[str]:
     """Words of the question that occur in the text (compared by stem), for display."""
-    stems_in_text = {stem(singular_acronym(w)) for w in _WORD.findall(text)}
+    stems_in_text = {stem(singular_acronym(w)) for w in _WORD.findall(plain_dashes(text))}
     seen: dict[str, None] = {}
     for word in _WORD.findall(question):
         if len(word) > 2 and word.lower() not in STOPWORDS and word.lower() not in FORM_WORDS:
@@ -257,7 +267,7 @@ _CONTRACTION = re.compile(r"'(?:s|re|ve|ll|d|m|t)$|n't$", re.IGNORECASE)
 def words(text: str) -> list[str]:
     """The word tokens of a text, as the evidence layer and the word vectors see them ("What's" -> "What")."""
     out = []
-    for word in _WORD_FORM.findall(text.replace("\u2019", "'")):
+    for word in _WORD_FORM.findall(plain_dashes(text.replace("\u2019", "'"))):
         word = (_CONTRACTION.sub("", word) if "'" in word else word).strip(".'")  # (a sub per word: 25% of a cold list)
         if word:
             out.append(word)
@@ -287,7 +297,7 @@ def content_stems(text: str, compounds: bool = True) -> set[str]:
     parts, a sentence offers both.
     """
     stems: set[str] = set()
-    for word in _WORD.findall(text):
+    for word in _WORD.findall(plain_dashes(text)):
         parts = word.split("-") + ([word] if compounds and "-" in word else [])
         stems.update(stem(p) for p in parts if len(p) > 1 and p.lower() not in STOPWORDS)
     return stems

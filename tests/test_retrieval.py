@@ -156,6 +156,17 @@ def test_a_plural_in_us_is_one_term_with_its_singular(asked, written) -> None:
     assert content_stems("corpus") <= content_stems(papers[0].text)  # a singular in "-us" still meets itself
 
 
+def test_latex_dashes_read_as_the_compound_or_the_break_a_reader_sees() -> None:
+    """ "attribute--object" (an en dash typed in LaTeX) is the compound a question writes "attribute-object", and
+    "side---low-rank" (an em dash) two words; as one word each, neither met a question's word."""
+    from rag.lexical import content_stems, matched_terms, words
+
+    text = "Models fail on rare colour--shape pairings; the memory side---low-rank adapters---is untouched."
+    assert "colour-shape" in words(text) and {"side", "low-rank", "adapters"} <= set(words(text))
+    assert content_stems("colour-shape pairings") <= content_stems(text)
+    assert "colour-shape" in matched_terms("Which paper studies colour-shape pairings?", text)
+
+
 def test_lexical_index_reloaded_from_cache_scores_identically(seed_assistant, tmp_path) -> None:
     from rag.lexical import LexicalIndex
 
