@@ -221,7 +221,10 @@ def may_name_other_than(text: str, paper: Paper) -> bool:
     """``_names_other_than``, or a capitalised word alone inside the sentence ("on Wikipedia and Reddit", "Mistral"):
     before saying an abstract names none of what is asked for, a plain name must count too. A word of a run of
     capitalised words ("Expected Calibration Error") or after a sentence break is no name, nor one naming the
-    paper's own variant ("a lightweight Lite variant")."""
+    paper's own variant ("a lightweight Lite variant"). A web address names nothing: SIF's "[Project page](https://
+    keen-semolina-09811d.netlify.app/)" had kept "Which datasets did the cross-skeleton paper use?" from the answer
+    that its abstract names none."""
+    text = _WEB_ADDRESS.sub(" ", text)
     if _names_other_than(text, paper):
         return True
     own = _label_words(paper.label)
@@ -238,6 +241,7 @@ def may_name_other_than(text: str, paper: Paper) -> bool:
 
 
 _ANY_WORD = re.compile(r"[A-Za-z][\w'-]*")
+_WEB_ADDRESS = re.compile(r"\b(?:https?://|www\.)[^\s)\]]+", re.IGNORECASE)
 _VARIANT = re.compile(r"(?:variant|version)s?$", re.IGNORECASE)
 # An acronym as a question may type it: capitals ("RL", "SSL"), or lower case without a vowel ("rl", "ssl", "llms")
 _ACRONYM_LIKE = re.compile(r"[A-Z]{2,5}s?|[b-df-hj-np-tv-z]{2,5}")

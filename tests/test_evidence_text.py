@@ -279,6 +279,8 @@ def test_the_named_things_a_question_asks_for(question, noun) -> None:
     ("We evaluate on Wikipedia and Reddit.", True),  # plain names, one capitalised word each
     ("We fine-tune Mistral with ReefNet.", True),
     ("Our method, ReefNet, works. Results improve.", False),  # its own name; a capital after a sentence break
+    ("[Project page](https://coral-tide-0a9f1c.netlify.app/).", False),  # a web address names nothing
+    ("Code: see www.Reef-Lab.org/ReefNet for details.", False),
 ])
 def test_a_sentence_may_name_something_besides_its_paper(sentence, names) -> None:
     """Before an answer says an abstract names none of the models or datasets asked for, any plain name counts."""
