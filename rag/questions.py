@@ -2375,7 +2375,10 @@ def asked_measures(question: str) -> list[str]:
 # Names of evaluation measures (a lexicon of the field's metrics, not of any question); "mAP" only so written ("what is
 # the importance map computed from" had asked a figure, tests/test_rewordings.py q011)
 _MEASURE = (r"\b(?:accuracy|accuracies|precision|recall|F1|F-score|AUC|AUROC|AUPRC|sensitivity|specificity|BLEU"
-            r"|ROUGE|perplexity|(?-i:mAP)|IoU|Dice|error\s+rate|exact\s+match|win[- ]?rates?)\b")
+            r"|ROUGE|perplexity|(?-i:mAP)|IoU|Dice|error\s+rate|exact\s+match|win[- ]?rates?"
+            # (calibration and image measures: "What exact Expected Calibration Error does CoCHI get?", probe21 b042)
+            r"|(?:expected\s+)?calibration\s+error|ECE|NLL|(?:negative\s+)?log-likelihood|Brier\s+score|FID|PSNR|SSIM"
+            r"|R?MSE|MAE)\b")
 # ("sensitivity and specificity", "accuracy or F1")
 _MEASURES_LISTED = rf"((?:{_MEASURE})(?:\s*(?:,|/|\band\b|\bor\b)\s*(?:{_MEASURE}))*)"
 _MEASURE_ASKED = re.compile(rf"\b(?:what|which)\s+(?:[\w-]+\s+){{0,3}}?"  # ("what exact attribution accuracy")

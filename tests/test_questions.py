@@ -2077,6 +2077,8 @@ def test_a_demonstrative_before_one_or_study_describes_no_paper(question, mini) 
     "What\u2019s the accuracy of GlowNet on reefs?",
     "GlowNet's reef results. Which dataset, and what accuracy?",
     "What is the biggest overall latency reduction reported for TideFormer?",  # (probe142 si034)
+    "What exact Expected Calibration Error does GlowNet get on reefs?",  # (a measure's name, probe21 b042)
+    "What FID does TideFormer reach at half the steps?",
 ])
 def test_a_figure_asked_in_a_contraction_or_alone_is_a_figure(question) -> None:
     assert expected_answer(question) == "figure"
