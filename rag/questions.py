@@ -1882,7 +1882,7 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
             # that ...": the asked-for set
         if _names_one_of(phrase, named, names):
             continue  # "the IndRM causal-parents paper", "the cfDNA study": already linked by name
-        if _RESTATED_ASK.match(question[:match.start()]):
+        if _RESTATED_ASK.search(question[:match.start()]):
             continue  # "Which variant of it is the one that reliably helps?": the variant asked for, not a paper
         if _EACH_OF_A_SET.search(match.group(0)):
             continue  # "the main contribution of each LLM paper": asked of every paper of a set, not of one
@@ -1930,7 +1930,11 @@ _EACH_OF_A_SET = re.compile(rf"\b(?:each|every)\s+(?:[\w&+-]+\s+){{0,3}}{_PAPER_
                             re.IGNORECASE)
 # "Which <noun> ... is the one that ...": "the one" restates what the question asks for, a paper only when the noun
 # is one ("Which paper is the one that ...")
+# ... or a thing named just before the copula: "even when a different component is the one that visibly went wrong"
+# (it had pointed the answer at the paper best matching "visibly went wrong", probe69 pj017)
 _RESTATED_ASK = re.compile(rf"(?:^|.*[.?!:]\s+)\W*(?:which|what)\s+(?!(?:{_PAPER_NOUN}|one)s?\b)\w+\b[^.?!]*\b"
+                           r"(?:is|are|was|were)\s+$"
+                           rf"|\b(?:a|an|the|another|some)\s+(?:[\w-]+\s+){{0,2}}?(?!(?:{_PAPER_NOUN}|one)s?\b)[\w-]+\s+"
                            r"(?:is|are|was|were)\s+$", re.IGNORECASE)
 _AMONG_EXAMPLES = re.compile(rf"\b{_EXAMPLE_MARKER}[^.?!;:()]*$", re.IGNORECASE)
 _PART_OF_A_PAPER = re.compile(rf"^the\s+(?:[\w-]+\s+)?{_PART_NOUNS}\s+(?:on|about|of|for|that|which)\b|\sdataset$",

@@ -2065,11 +2065,14 @@ def test_a_compound_the_papers_call_themselves_is_asked_as_written(question, quo
     "When a crew of reef robots misreads the tide, is there a paper on working out which robot caused the error and "
     "only recalibrating that one?",
     "Reef maps keep failing. What's the main reason per that study, and is the sonar to blame?",
+    # ("the one" after a copula is its subject's, probe69 pj017)
+    "Is there work on fixing reef robots where only the robot truly at fault is recalibrated, even when another robot "
+    "is the one that visibly drifted?",
 ])
-def test_a_demonstrative_before_one_or_study_describes_no_paper(question, mini) -> None:
+def test_one_after_a_demonstrative_or_a_copula_describes_no_paper(question, mini) -> None:
     """ "only retraining that one" is the team member just named, "the root cause per that study" the study the
     question is about: read as descriptions, they had pointed at papers writing "retraining" (probe90 qh015)."""
-    assert not any(d.split()[-1].lower() in ("that", "this") for d in plan_question(question, mini).described)
+    assert not plan_question(question, mini).described
 
 
 @pytest.mark.parametrize("question", [
