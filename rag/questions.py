@@ -768,7 +768,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     # generators botching rare combos: ... what kind of fix actually works?" asks of those two)
     set_cue = bool(_SET_VALUED.search(question)) and len(described_parts(question, [], names)) < 2
     linked = _linked(question, names, coined_only=set_cue, by_acronym=True)
-    unnamed = _COLLECTION.sub(lambda m: " " * len(m.group(0)), question)  # "this collection" points at nothing said
+    unnamed = _blanked_all(_COLLECTION, question)  # "this collection" points at nothing said
     spelled: dict[str, int] = {}  # where a long form naming a paper ends
     if acronyms:  # "Dynamic Gated Pathways" -> DGP; a label that is itself a long form still matches as written
         for pid, at in _linked(acronyms.shorten(question), names, coined_only=set_cue).items():
@@ -783,10 +783,10 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     asks_set = set_cue or seeks_cue and not linked
     set_aside, question_kept = _set_aside(question_kept, set_cue) if asks_set else ("", question_kept)
     if asks_set:
-        question_kept = _DISCLAIMER.sub(lambda m: " " * len(m.group(0)), question_kept)
-    question_kept = _ASKER_HERE.sub(lambda m: " " * len(m.group(0)), question_kept)
+        question_kept = _blanked_all(_DISCLAIMER, question_kept)
+    question_kept = _blanked_all(_ASKER_HERE, question_kept)
     question_kept = _method_free(_NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(_hyphened_free, question_kept)))
-    question_kept = _WAIVER_TAIL.sub(lambda m: " " * len(m.group(0)), question_kept)
+    question_kept = _blanked_all(_WAIVER_TAIL, question_kept)
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
     # so an answer can say no abstract mentions it.
     # (in a question asking for papers, a name no paper is linked by is what they are asked to write: "Which papers
@@ -1180,6 +1180,11 @@ def _set_aside(question: str, plural: bool) -> tuple[str, str]:
 def _blanked(text: str, start: int, end: int) -> str:
     """The text with a span taken out as spaces, so positions found in it still point into the question."""
     return text[:start] + " " * (end - start) + text[end:]
+
+
+def _blanked_all(pattern: re.Pattern[str], text: str) -> str:
+    """The text with every match of a pattern taken out as spaces (positions kept, as ``_blanked``)."""
+    return pattern.sub(lambda m: " " * len(m.group(0)), text)
 
 
 # Words setting papers aside: "other than DaTMe", "apart from the ones on LLMs".
