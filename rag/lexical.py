@@ -88,6 +88,9 @@ FORM_WORDS = PAPER_WORDS | frozenset(
     "new novel investigate investigates examine examines explore explores mainly primarily mostly "
     "actual actually really genuinely truly still come comes talk talks submission include includes "
     "treat treats treated argue argues argued "
+    # reporting verbs: "has anyone shown that?" asks whether a paper reports it ("shown" alone had been a criterion
+    # and listed three papers writing "we show", probe147 so023)
+    "shows showed shown showing "
     # the asking frame: "I just want to know which ones were tested on clinical material", "... - which fit?"
     "want wants know fit fits qualify qualifies "
     # chat asides typed in passing ("tbh i want stuff that ..."): no abstract writes them

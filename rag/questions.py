@@ -518,7 +518,11 @@ _WINNER = re.compile(r"\b(?:which|what|who)\b.*\b((?:best|worst|highest|lowest|s
                      r"|(?:most|least)\s+(?:accurate|effective|efficient|successful|robust))\b)",
                      re.IGNORECASE)
 _DEFINITION = re.compile(r"\b(?:stand\s+for|acronym|abbreviation|short\s+for"
-                         r"|what\s+(?:is|are)\b(?!\s+the\s+(?:[\w-]+\s+){1,3}of\b))",
+                         # (not after a preposition, where "what" opens a clause the question is about: "a formal
+                         # limit on what is achievable" had asked for a definition, and a list had become one paper,
+                         # probe145 sm007)
+                         r"|(?<!\bon\s)(?<!\bof\s)(?<!\babout\s)(?<!\bin\s)(?<!\bto\s)(?<!\bfor\s)(?<!\bfrom\s)"
+                         r"(?<!\bwith\s)(?<!\bby\s)what\s+(?:is|are)\b(?!\s+the\s+(?:[\w-]+\s+){1,3}of\b))",
                          re.IGNORECASE)
 _REASON = re.compile(r"^\s*why\b|\bwhat\s+is\s+the\s+reason\b|\bwhat\s+makes\b", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(
@@ -1201,7 +1205,7 @@ _SET_ASIDE_CLAUSE = re.compile(rf"(?:^|[,;]|(?<=[.?!\u2013\u2014]))\s*{_ASIDE}\s
 _BUT_NOT = re.compile(r",?\s+but\s+not\s+(?:(?:the\s+)?ones?\s+)?(?:(?:on|about|using|with)\s+)?"
                       r"(?P<what>[^,;:?.!]+?)\s*(?=[,;:?.!]|$)", re.IGNORECASE)
 # ... just before a set's description: "not counting the ones on kelp"
-_SET_ASIDE_BEFORE = re.compile(rf"\b{_ASIDE}\s+$", re.IGNORECASE)
+_SET_ASIDE_BEFORE = re.compile(rf"\b(?:{_ASIDE}|not)\s+$", re.IGNORECASE)
 # ... or by pointing back at a paper named before: "Apart from that one", "Besides it".
 _ASIDE_REFERRING = re.compile(rf"\b{_ASIDE}\s+(?:(?:that|this)\s+(?:one|paper|work|study|abstract)|it|them)\b",
                               re.IGNORECASE)
@@ -1402,12 +1406,18 @@ _CONCESSION = r",\s+whether\b\s*(?:(?:in|as|via|through|for|by|from|on|with)\s+)
 # A parenthesis pointing back at the topic, "identifiability (or its failure)", is the same topic: "failure" alone
 # had listed the failure papers; so is one set off by commas.
 _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to|even\s+(?:if|when|though))"
-                       r"|(?:,|\s[-\u2013\u2014])\s+not\s+(?:just|only|merely|simply))\b[^,;:?.!()]*"
+                       # (joined by "and" or "but" too: "causal mechanisms - and not just correlations", probe149
+                       # th006)
+                       r"|(?:,|\s[-\u2013\u2014]|(?=\s(?:and|but)\s+not\b))\s+(?:(?:and|but)\s+)?not\s+"
+                       r"(?:just|only|merely|simply))\b[^,;:?.!()]*"
                        # (a bare ", not X" ending the sentence: "anything using animal data, not humans?")
                        r"|,\s+not\s+(?!(?:just|only|merely|simply)\b)[^,;:?.!()]*(?=[?.!]|$)"
                        rf"|{_CONCESSION}"  # (to the sentence's end: ", whether in people, animals or AI")
-                       r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|not|except|excluding"
-                       r"|or\s+(?:its|their|the\s+lack\s+of|lack)\b)[^()]*\)"
+                       r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|(?:so\s+|but\s+|and\s+)?not|except"
+                       r"|excluding|or\s+(?:its|their|the\s+lack\s+of|lack)\b"
+                       # ("(so not 'causal' as in attention masks)", "(I don't mean 'causal' as in ...)": the causal
+                       # attention mask had joined the criterion, probe146 sn014, probe149 th006)
+                       r"|i\s+(?:do\s+not|don['\u2019]?t)\s+mean\b)[^()]*\)"
                        # (or between commas: "make identifiability, or its failure, a central question", probe107)
                        r"|,\s+or\s+(?:its|their|the\s+lack\s+of|lack)\b[^,;:?.!()]*(?=,)",
                        re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
@@ -1538,9 +1548,17 @@ _SAYS_NOT = re.compile(r"\b(?:no|not|none|never|nothing)\b|n['\u2019]t\b", re.IG
 
 # What restates a criterion by the kind of thing it is, up to its sentence's end: "multimodal LLMs - the kind that
 # take in video, images or audio alongside text": the criterion named, its examples no alternatives ("images" alone
-# had listed seven papers, probe126 rs007, probe128 ru011)
+# had listed seven papers, probe126 rs007, probe128 ru011). The kind may take a few words ("diffusion models, the kind
+# of image generators that start from noise ...") and, after a comma, be "the ones" ("diffusion image generators, the
+# ones that start from noise ..."): the restatement's words had joined the criterion, and one of the two diffusion
+# papers was listed (probe145 sm002, probe149 th002). After a dash "the ones that ..." can be the criterion itself
+# ("Not accuracy papers - the ones that are about making things cheaper"), and "the ones" restate to the sentence's
+# end: in "... models, the ones that take in video, images or audio along with text, and specifically how ..." they
+# define what the question goes on asking about, and without them one of three multimodal papers was listed.
 _THE_KIND_THAT = re.compile(r"(?:,|\s[-\u2013\u2014]+|\()\s*(?:the|that|this)\s+(?:kind|sort|type)s?\s+"
-                            r"(?:of\s+[\w-]+\s+)?(?:that|which|where|with)\b[^?.;!)]*\)?", re.IGNORECASE)
+                            r"(?:of(?:\s+[\w-]+){1,3}\s+)?(?:that|which|where|with)\b[^?.;!)]*\)?"
+                            r"|,\s*the\s+ones\s+(?:that|which|where|with)\b(?:(?!,\s+(?:and|but)\b)[^?.;!)])*(?=[?.;!)]|$)",
+                            re.IGNORECASE)
 
 
 def _restated(question: str, sides: Sequence[str], drop: Sequence[str]) -> list[str]:

@@ -197,6 +197,10 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Give me everything on reef mapping, even if mapping is only one of several aims.", "reef mapping"),
     ("I want every paper with a reef survey, not just lab experiments.", "reef survey"),
     ("I want every paper with a reef survey \u2014 not just lab experiments.", "reef survey"),  # (probe95 qm001)
+    # joined by "and" (probe149 th006); a parenthesis opening "so not" or "I don't mean" (probe146 sn014)
+    ("Which papers map reefs and not just kelp beds?", "map reefs"),
+    ("Which papers map reefs (so not 'mapping' as in hash maps)?", "map reefs"),
+    ("Which papers map reefs (I don't mean 'maps' as in hash maps)?", "map reefs"),
     ("Which papers map reefs, whether by drone or by diver?", "map reefs"),
     ("Who maps reefs, whether in lagoons, atolls or open sea?", "maps reefs"),  # (to the end, commas and all)
     # the asker and the corpus
@@ -615,7 +619,10 @@ def test_set_phrase_reads_the_described_set(question, phrase) -> None:
                                       # (a clause whose verb reads as a set noun: it had been the set "scan model",
                                       # which no paper matched; probe70 pk017)
                                       "Is anyone working on smarter choices of which pieces of the scan a model "
-                                      "studies while teaching itself?"])
+                                      "studies while teaching itself?",
+                                      # (a set negated is set aside, not asked about: "supervised fine-tune" had
+                                      # been the list's criterion, probe146 sn011)
+                                      "Reef mapping papers, please. Not the drone survey ones, only sonar."])
 def test_pointers_are_not_a_set_phrase(question) -> None:
     assert set_phrase(question) == ""
 
@@ -739,6 +746,12 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     # what the criterion is said to be a kind of names it; its examples are no alternatives
     ("coral counters \u2014 the kind that take in photos, sonar or drone video?", ["coral counters"]),
     ("coral counters, the sort of model which reads photos, sonar or video", ["coral counters"]),
+    # the kind named in a few words, or after a comma as "the ones" (probe145 sm002, probe149 th002)
+    ("coral counters, the kind of survey robots that dive at night and count polyps", ["coral counters"]),
+    ("coral counters, the ones that dive at night and count polyps", ["coral counters"]),
+    # ... unless the question goes on: they define what it asks next (probe44 nn005)
+    ("coral counters, the ones that dive at night, and how they count polyps",
+     ["coral counters dive night count polyps"]),
     # examples after a colon ending the criterion, as after a dash (probe139 sf006)
     ("reef or coral data of some kind: sonar maps, dive counts, tide logs",
      ["reef", "coral data", "sonar maps", "dive counts", "tide logs"]),
@@ -1151,6 +1164,8 @@ def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
     # the value of a measure, after modifiers too (probe62 pc034)
     ("What exact routing accuracy does GlowNet achieve?", "figure"),
     ("What F1 does TideFormer reach?", "figure"),
+    # "what is" after a preposition opens a clause the question is about, no term to define (probe145 sm007)
+    ("Anyone bounding reef loss? I mean a hard limit on what is achievable, not survey counts.", "any"),
 ])
 def test_expected_answer(question, expects) -> None:
     assert expected_answer(question) == expects
@@ -1530,6 +1545,8 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
     ("Are there any papers with actual reef data?", ["reef", "data"]),
     ("Which papers treat reef maps as a central question?", ["reef", "maps"]),
     ("Which papers are searching for shipwrecks?", ["searching", "shipwrecks"]),  # (the papers' search is content)
+    # a reporting verb asks whether a paper reports it ("shown" had been a criterion alone, probe147 so023)
+    ("Reef maps drift with the tide. Has anyone shown that?", ["Reef", "maps", "drift", "tide"]),
 ])
 def test_framing_phrases_are_not_content_terms(question, terms) -> None:
     assert plan_question(question, []).terms == terms
