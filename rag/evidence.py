@@ -105,13 +105,14 @@ _ASKS_FOR_NAMES = re.compile(
 # and three: "Which five multiple-choice QA benchmarks did CoCHI use, and by how much ...?", probe87 qe036)
 # ... or one asked for as the thing used: "which active speaker detection model did they use?" (not "Which model
 # performs best?", a winner; the abstract naming none had been answered by "an off-the-shelf Active Speaker
-# Detection (ASD) model", probe100 qs040)
+# Detection (ASD) model", probe100 qs040; "which ... model did the prompting work plug in?", probe145 sm040)
 # ... or by the word: "I would like the names of the three multi-agent environments used" (the abstract says "three
 # MARL environments", and it had been quoted as the answer, probe107 qz036); of a thing named ("the names of the two
 # versions" are the "Lite" and "Feat" variants the abstract calls them, probe52 ph019).
 _NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:[\w-]+\s+(?:(?:or|and)\s+)?){{0,3}}?{_NAMED_THINGS}s)\b"
                           rf"|\b(?:which|what)\s+(?P<one>(?:[\w-]+\s+){{0,5}}?{_NAMED_THINGS})\s+(?:did|does|do)\s+"
-                          r"(?:[\w-]+\s+){1,5}?(?:use|employ|adopt|build\s+on|rely\s+on|start\s+from)\b"
+                          r"(?:[\w-]+\s+){1,5}?(?:use|employ|adopt|build\s+on|rely\s+on|start\s+from"
+                          r"|plug\s+in|leverage|utili[sz]e|incorporate|borrow)\b"
                           rf"|\bnames\s+of\s+(?:the|its|their)\s+(?P<named>(?:[\w-]+\s+){{0,4}}?"
                           rf"(?:{_NAMED_THINGS}|environment)s)\b",
                           re.IGNORECASE)
@@ -424,6 +425,12 @@ def number_twin(word: str) -> str:
 _PARTICIPLE = re.compile(r"^[A-Za-z]{2,}(?<!e)ed$", re.IGNORECASE)  # "recorded"; not "speed", "self-supervised"
 
 
+# Comparatives say which way a quantity moves, as verbs of change do: "faster generation" is no criterion about
+# "faster", which no abstract writes ("accelerating diffusion models", "efficient generation"), and the token-merging
+# paper had matched none of "faster generation or less GPU memory" (probe43 mm016, probe103 qv012).
+_COMPARATIVES = frozenset(["faster", "quicker", "cheaper", "slower", "smaller", "larger", "lighter", "leaner"])
+
+
 def distinctive_word(criterion: str) -> str:
     """The criterion's one word, or its one word not generic in abstracts ("data from animals" -> "animals");
     "" when it has several. A participle beside another such word describes it ("data recorded from animals":
@@ -431,7 +438,7 @@ def distinctive_word(criterion: str) -> str:
     parts and is left alone."""
     content = [w for w in words(criterion) if term_stems([w])]
     distinctive = content if len(content) == 1 else [w for w in content if stem(w) not in GENERIC_STEMS
-                                                     and not is_change_verb(w)]
+                                                     and not is_change_verb(w) and w.lower() not in _COMPARATIVES]
     if len(distinctive) > 1 and (described := [w for w in distinctive if not _PARTICIPLE.search(w)]):
         distinctive = described
     return distinctive[0] if len(distinctive) == 1 and "-" not in distinctive[0] else ""
@@ -1016,6 +1023,8 @@ def specific_terms(question: str, terms: Sequence[str], acronyms: Acronyms, know
     for term in terms:
         if term.lower() in OWN_LIMITS and not _PRIOR_WORK.search(question) or term.lower() in _SELDOM_WRITTEN:
             out.append(term)  # "What are its limitations?", "Does DaTMe release code?": fields abstracts seldom fill
+        elif seldom := [part for part in term.split("-") if part.lower() in _SELDOM_WRITTEN]:
+            out += seldom  # ("an animal-welfare review": "animal" is in many abstracts, the field in none)
         elif "-" in term.strip("-") and not specific_terms(question, term.split("-"), acronyms, known):
             continue  # "GNN-style": specific only through a part that is
         elif term in bars:
@@ -1057,7 +1066,12 @@ _CHECKS_RUN = frozenset(["ablation", "ablations", "ablate", "ablated", "ablating
 # labels?" the benchmark's size; seven tuning questions).
 _STATISTICS_REPORTED = frozenset(["seed", "seeds", "significance", "intervals", "inter-annotator", "p-value",
                                   "p-values"])
-_SELDOM_WRITTEN = RELEASED_THINGS | _CHECKS_RUN | _STATISTICS_REPORTED
+# ... nor the oversight a study went through: ethics review, consent, a regulator's clearance ("Has the cfDNA test been
+# cleared by any regulator?" had quoted "clinically routine for cancer", "Did the finch project go through an
+# animal-welfare review?" the benchmark's size, probe148 tg019, tg037).
+_OVERSIGHT = frozenset(["ethics", "ethical", "irb", "consent", "regulator", "regulators", "regulatory", "fda",
+                        "clearance", "welfare"])
+_SELDOM_WRITTEN = RELEASED_THINGS | _CHECKS_RUN | _STATISTICS_REPORTED | _OVERSIGHT
 
 
 def _shipping(entry: Banked, released: set[str]) -> Sentence | None:

@@ -751,6 +751,20 @@ def test_statistics_asked_about_and_never_written_are_not_stated(seed_assistant,
     assert answer.refused and f'"{term}"' in answer.text.split("\n")[0], answer.text
 
 
+@pytest.mark.parametrize(("question", "term"), [
+    ("Did the Who&When Pro annotation study get IRB sign-off?", "IRB"),
+    ("Were the DaTMe user studies run with participants' consent?", "consent"),
+    # the field inside a hyphened word: "animal" is in several abstracts, "welfare" in none (probe148 tg037)
+    ("Did the V33DA recordings pass an animal-welfare check?", "welfare"),
+])
+def test_oversight_asked_about_and_never_written_is_not_stated(seed_assistant, question, term) -> None:
+    """The oversight a study went through (ethics review, consent, a regulator's clearance) is a field abstracts
+    seldom fill, like seeds: the finch benchmark's size had answered whether its project went through an
+    animal-welfare review."""
+    answer = seed_assistant.answer(question)
+    assert answer.refused and f'"{term}"' in answer.text.split("\n")[0], answer.text
+
+
 @pytest.mark.parametrize("question", [
     "How long does the tensor-train counting pipeline take to run on the largest Sudoku?",
     "How much faster are the tensor-train weighted model counting pipelines than exact compilation?",

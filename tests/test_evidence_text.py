@@ -258,6 +258,8 @@ def test_a_sentence_naming_one_of_the_things_asked_for(sentence, count, noun, na
     # abstract's words may answer (probe2 s016), nor the best of them, a winner
     ("The sonar-box trick - which reef detection model did they use?", "reef detection model"),
     ("Which reef detection model did the drone survey paper rely on?", "reef detection model"),
+    ("Which off-the-shelf reef detection model did the drone survey plug in?", "off-the-shelf reef detection model"),
+    ("What pretrained sonar denoising network does the survey leverage?", "pretrained sonar denoising network"),
     ("What model does DGP build on?", ""),
     ("What off-the-shelf model does the sonar fix rely on?", ""),
     ("Which model performs best on reefs?", ""),
