@@ -95,6 +95,9 @@ FORM_WORDS = PAPER_WORDS | frozenset(
     "want wants know fit fits qualify qualifies "
     # chat asides typed in passing ("tbh i want stuff that ..."): no abstract writes them
     "tbh tbf imo imho btw fwiw idk "
+    # greetings and assent ("hey, which papers have multimodal LLMs ...? video, image, all ok": "hey multimodal LLMs"
+    # and "ok" had been criteria, probe146 sn007)
+    "hey hi hello ok okay thanks thx pls plz "
     # a waiver: "diffusion models, whatever the angle" asks for any of them (see questions._WAIVER_TAIL)
     "whatever "
     # negations typed without the apostrophe ("which papers dont report experiments"): the planner reads them

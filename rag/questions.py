@@ -195,6 +195,9 @@ _OTHER_CAUSE = re.compile(r"\b(?:by|to|from)\s+(?:something|anything)\s+other\s+
 # what was asked, probe100 qs001, probe103 qv011).
 # ("doesn't need to retrain" is no waiver: it asks for the training-free papers)
 _WAIVED = re.compile(r"\b(?:does|do|did)\s*(?:not|n['\u2019]?t)\s+(?:(?:have|need)\s+to\s+be|matter|care)\b"
+                     # (the asker's own exclusion, no property of the papers: "- but I don't count RLHF or DPO here"
+                     # had asked for the papers not about RL, probe124 rq007)
+                     r"|\b(?:I|we)\s+(?:do\s*not|don['\u2019]?t)\s+(?:count|include|mean)\b"
                      r"|\bnot\s+necessarily\b|\bno\s+matter\b", re.IGNORECASE)
 # A negation inside a clause saying where or when ("situations where the relationships are not constant") is the
 # criterion's, not a complement asked for; so is one a reason is asked for ("Why do the cancer methods not transfer
@@ -260,6 +263,9 @@ _AUXILIARY_OR = re.compile(r"\b(is|are|was|were)\s+\(?\s*or\s+(?:will|would|may|
 # An optional prefix in parentheses, "(non-)identifiability": the word it qualifies (the parenthesis had split
 # "a proof, a bound, or an (non-)identifiability theorem" there, probe79 pu009)
 _OPTIONAL_PREFIX = re.compile(r"\(\s*[A-Za-z]+-\s*\)(?=\w)")
+# A suspended hyphen shares the second word's tail: "sequence- or variant-level input" is "sequence-level or
+# variant-level input" ("sequence" alone had listed the papers on sequence length, probe102 qu012).
+_SUSPENDED = re.compile(r"\b([A-Za-z]+)-\s+(or|and)\s+([A-Za-z]+)-([A-Za-z]+)\b", re.IGNORECASE)
 # A restatement: what follows says the same in other words ("training-free, i.e., can be bolted onto a model"), as
 # one dash may ("with zero training \u2014 you just bolt them onto a model").
 _RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+other\s+words),?\s+", re.IGNORECASE)
@@ -513,8 +519,10 @@ _SELECTING = re.compile(r"\bwhich\s+(?:one|of)\b", re.IGNORECASE)
 # "this collection", "these papers": the corpus itself, not something said earlier
 _COLLECTION = re.compile(rf"\b(?:this|these|the)\s+(?:collection|corpus|set|papers|abstracts|conference)\b"
                          rf"|\bthis\s+(?:{CORPUS_NOUNS})\b", re.IGNORECASE)
-_WINNER = re.compile(r"\b(?:which|what|who)\b.*\b((?:best|worst|highest|lowest|strongest|weakest|fastest|top"
-                     r"|largest|biggest|smallest|greatest|longest|shortest|fewest"
+# ("on top of" is no winner: "what's it built on top of", "what does V33DA++ add on top of V33DA" had been told the
+# abstract "does not say which one is the top", probe120 rm022, probe73 pn004)
+_WINNER = re.compile(r"\b(?:which|what|who)\b.*\b((?:best|worst|highest|lowest|strongest|weakest|fastest"
+                     r"|top(?!\s+of\b)|largest|biggest|smallest|greatest|longest|shortest|fewest"
                      r"|(?:most|least)\s+(?:accurate|effective|efficient|successful|robust))\b)",
                      re.IGNORECASE)
 _DEFINITION = re.compile(r"\b(?:stand\s+for|acronym|abbreviation|short\s+for"
@@ -820,7 +828,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         set_valued=set_cue and not named,
         negated=bool(_NEGATED.search(_CIRCUMSTANCE.sub(" ", _OTHER_CAUSE.sub(" ", _WAIVED.sub(
             " ", _set_sentence(question_kept)))))),
-        alternatives=_alternatives_of(question_kept, unasked),
+        alternatives=_alternatives_of(question_kept, dropped),
         carried=conversation_papers(history, names, _set_needed(question))
         if history and (not named or _points_back_first(unnamed, linked)) else [],
         excluded_phrase=exclusion_phrase(question), expects=expected_answer(question), count=count, count_noun=noun,
@@ -1205,7 +1213,9 @@ _SET_ASIDE_CLAUSE = re.compile(rf"(?:^|[,;]|(?<=[.?!\u2013\u2014]))\s*{_ASIDE}\s
 _BUT_NOT = re.compile(r",?\s+but\s+not\s+(?:(?:the\s+)?ones?\s+)?(?:(?:on|about|using|with)\s+)?"
                       r"(?P<what>[^,;:?.!]+?)\s*(?=[,;:?.!]|$)", re.IGNORECASE)
 # ... just before a set's description: "not counting the ones on kelp"
-_SET_ASIDE_BEFORE = re.compile(rf"\b(?:{_ASIDE}|not)\s+$", re.IGNORECASE)
+# (and a set counted in beside it is no set asked about either: "LLMs, also counting the multimodal ones" had listed
+# only the two papers writing "multimodal", probe76 pr009)
+_SET_ASIDE_BEFORE = re.compile(rf"\b(?:{_ASIDE}|not|counting|including)\s+$", re.IGNORECASE)
 # ... or by pointing back at a paper named before: "Apart from that one", "Besides it".
 _ASIDE_REFERRING = re.compile(rf"\b{_ASIDE}\s+(?:(?:that|this)\s+(?:one|paper|work|study|abstract)|it|them)\b",
                               re.IGNORECASE)
@@ -1398,7 +1408,10 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
 
 # A concession to the sentence's end, ", whether A, B, or C": set aside as a contrast (``_CONTRAST``), its items (the
 # group) read as examples of the criterion (``_CONCEDED``).
-_CONCESSION = r",\s+whether\b\s*(?:(?:in|as|via|through|for|by|from|on|with)\s+)?([^;:?.!()]*)"
+# So is ", whatever the goal is, speed or failures": "speed" and "failures" alone had listed eight papers beside the two
+# diffusion ones (probe124 rq003).
+_CONCESSION = (r",\s+(?:whether\b|whatever\s+(?:the\s+|its\s+|their\s+)?[\w-]+(?:\s+(?:is|are|was|were))?\s*,)\s*"
+               r"(?:(?:in|as|via|through|for|by|from|on|with)\s+)?([^;:?.!()]*)")
 # What a list's papers do instead of something ("formal results rather than only experiments", "diagnose models
 # instead of proposing a method"): the something is what they are not, and its words ("experiments") match every
 # paper ("a real theory part, not just experiments"). So is a concession ("a medical angle, even if medicine is only
@@ -1412,6 +1425,15 @@ _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to
                        r"(?:just|only|merely|simply))\b[^,;:?.!()]*"
                        # (a bare ", not X" ending the sentence: "anything using animal data, not humans?")
                        r"|,\s+not\s+(?!(?:just|only|merely|simply)\b)[^,;:?.!()]*(?=[?.!]|$)"
+                       # (what the asker does not count: "- but I don't count RLHF or DPO preference stuff here",
+                       # probe124 rq007)
+                       r"|(?:,|\s[-\u2013\u2014])?\s+(?:but\s+)?(?:I|we)\s+(?:do\s*not|don['\u2019]?t)\s+(?:count|include)\b"
+                       r"[^,;:?.!()]*"
+                       # (after a dash up to a comma too: "Genomic data \u2014 not imaging, actual sequence-level input"
+                       # had listed the imaging papers, probe102 qu012; in lower case, as typed: a sentence opening
+                       # "Not" is joined to the asking by a dash, "Not sure if it's one paper or several")
+                       r"|\s[-\u2013\u2014]\s*(?-i:not)\s+(?!(?:just|only|merely|simply)\b)[^,;:?.!()\u2013\u2014]*"
+                       r"(?=[,;?.!\u2013\u2014]|$)"
                        rf"|{_CONCESSION}"  # (to the sentence's end: ", whether in people, animals or AI")
                        r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|(?:so\s+|but\s+|and\s+)?not|except"
                        r"|excluding|or\s+(?:its|their|the\s+lack\s+of|lack)\b"
@@ -1456,6 +1478,7 @@ def _alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     the items only detail it ("look inside a model (heads, layers, hidden states) to find why it fails"): alone,
     "layers" listed papers that merely have layers (on the tuning sets F1 fell on four such lists).
     """
+    question = _SUSPENDED.sub(r"\1-\4 \2 \3-\4", question)
     question = _OPTIONAL_PREFIX.sub("", _AUXILIARY_OR.sub(lambda m: f"{m.group(1) or m.group(2)} ", question))
     question = _THE_KIND_THAT.sub("", _tail_as_or(question))
     if restated := _restated(question, _RESTATED.split(question, maxsplit=1), drop):

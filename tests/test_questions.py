@@ -197,12 +197,17 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Give me everything on reef mapping, even if mapping is only one of several aims.", "reef mapping"),
     ("I want every paper with a reef survey, not just lab experiments.", "reef survey"),
     ("I want every paper with a reef survey \u2014 not just lab experiments.", "reef survey"),  # (probe95 qm001)
+    # what the asker does not count, no negation of the papers' criterion (probe124 rq007)
+    ("Papers mapping reefs \u2014 but I don't count kelp surveys here, only real coral.", "mapping reefs real coral"),
+    # after a dash up to a comma (probe102 qu012)
+    ("Which papers use reef data \u2014 not kelp, actual coral maps?", "reef data coral maps"),
     # joined by "and" (probe149 th006); a parenthesis opening "so not" or "I don't mean" (probe146 sn014)
     ("Which papers map reefs and not just kelp beds?", "map reefs"),
     ("Which papers map reefs (so not 'mapping' as in hash maps)?", "map reefs"),
     ("Which papers map reefs (I don't mean 'maps' as in hash maps)?", "map reefs"),
     ("Which papers map reefs, whether by drone or by diver?", "map reefs"),
     ("Who maps reefs, whether in lagoons, atolls or open sea?", "maps reefs"),  # (to the end, commas and all)
+    ("Show me work on reef maps, whatever the goal is, speed or cost.", "reef maps"),  # (probe124 rq003)
     # the asker and the corpus
     ("I need everything in this batch on coral reefs", "coral reefs"),
     ("Is anyone in this collection working with coral reefs?", "coral reefs"),
@@ -622,7 +627,9 @@ def test_set_phrase_reads_the_described_set(question, phrase) -> None:
                                       "studies while teaching itself?",
                                       # (a set negated is set aside, not asked about: "supervised fine-tune" had
                                       # been the list's criterion, probe146 sn011)
-                                      "Reef mapping papers, please. Not the drone survey ones, only sonar."])
+                                      "Reef mapping papers, please. Not the drone survey ones, only sonar.",
+                                      # (nor a set counted in beside the criterion, probe76 pr009)
+                                      "Which papers are about reefs, also counting the kelp forest ones?"])
 def test_pointers_are_not_a_set_phrase(question) -> None:
     assert set_phrase(question) == ""
 
@@ -733,6 +740,8 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     # nor between a verb and its negation: the list ends at the "or" after its commas (probe77 ps009)
     ("reef results, such as counts, maps, or claims about what can or cannot be mapped",
      ["reef results", "counts", "maps", "claims mapped"]),
+    # a suspended hyphen shares the second word's tail (probe102 qu012)
+    ("reef data at species- or colony-level resolution", ["reef data species-level", "colony-level resolution"]),
     # an optional prefix in parentheses qualifies its word (probe79 pu009)
     ("a count, a map, or a (semi-)automatic survey", ["count", "map", "automatic survey"]),
     # an "or" after a preposition's short object joins two objects of it: the words before lead both ("domain
@@ -1132,6 +1141,8 @@ def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
     ("Name the two datasets used for testing.", "enumeration"),
     ("What are the three baselines?", "enumeration"),
     ("Which model performs best on the hardest split?", "winner"),
+    ("What is the top model on the hardest split?", "winner"),
+    ("Which encoder does GlowNet stack on top of?", "any"),  # (probe120 rm022)
     ("What is the fastest detector in the study?", "winner"),
     ("Why do the capsules dissolve?", "reason"),
     ("What does GNN stand for?", "definition"),
@@ -1545,6 +1556,10 @@ def test_a_verb_after_to_is_not_the_head_noun_of_a_description(seeds: list[Paper
     ("Are there any papers with actual reef data?", ["reef", "data"]),
     ("Which papers treat reef maps as a central question?", ["reef", "maps"]),
     ("Which papers are searching for shipwrecks?", ["searching", "shipwrecks"]),  # (the papers' search is content)
+    # greetings and assent (probe146 sn007)
+    ("hey, which papers map reefs? sonar, drones, all ok", ["map", "reefs", "sonar", "drones"]),
+    # "submissions" are the papers (probe102 qu012 had been told an abstract does not mention them)
+    ("Who has submissions on reef maps?", ["reef", "maps"]),
     # a reporting verb asks whether a paper reports it ("shown" had been a criterion alone, probe147 so023)
     ("Reef maps drift with the tide. Has anyone shown that?", ["Reef", "maps", "drift", "tide"]),
 ])
