@@ -381,12 +381,15 @@ def referring_words(question: str) -> list[str]:
     had been answered that the abstract "does not mention" the word.
     """
     pointing = [m.group(1) for m in _REFERRING.finditer(question)
-                if (m.group(2) is None or m.group(2).lower() not in STOPWORDS)
+                if (m.group(2) is None or m.group(2).lower() not in STOPWORDS or m.group(2).lower() in _TOPICAL)
                 and not _ASKED_ABOUT.search(question[:m.start()])]
     acting = [m.group(1) for m in (*_ACTING.finditer(question), *_ASKER.finditer(question))]
     return list(dict.fromkeys(pointing + acting))
 
 
+# ... and one a topic follows is the papers themselves: "Who has submissions on that?" (probe102 qu012 had been told an
+# abstract does not mention "submissions"), while "How many submissions did NeurIPS receive?" asks for a field.
+_TOPICAL = frozenset(["on", "about"])
 _ACTING = re.compile(rf"\b(?:did|do|does|have|has|had|can|could|would|will)\s+the\s+({_METADATA_ALTERNATIVES})\b",
                      re.IGNORECASE)
 _ASKER = re.compile(r"(?:^\W*|\b(?:I['\u2019]?m|I\s+am|as|speaking\s+as)\s+(?:a|an|one\s+of\s+the)\s+)"

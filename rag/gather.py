@@ -603,8 +603,15 @@ class Gatherer:
         return [self.retriever.to_source(i + 1, s, query) for i, s in enumerate(ordered[:max(k, len(first))])]
 
     def _evidence(self, plan: QuestionPlan, sources: Sequence[Source]) -> list[Evidence]:
-        """Sentences scored against the question; with no content terms (a bare "summarize X"), in abstract order."""
-        evidence = self.scorer.sentences(plan.terms, self.embedder.embed_query(plan.question), sources, plan.question,
+        """Sentences scored against the question; with no content terms (a bare "summarize X"), in abstract order.
+        The name of the one paper asked about, spelled out too, says which paper, not which of its sentences
+        answers: "Which base model is Dynamic Gated Pathways (DGP) built on top of?" had quoted the sentence
+        introducing DGP by name over "Built on top of LLaVA-1.5-7B and 13B, ..." (probe39 ii024)."""
+        labels = [self.papers[pid].label for pid in plan.targets] if len(plan.targets) == 1 else []
+        spelled = [self.scorer.acronyms.long_of.get(label.lower(), "") for label in labels]
+        own = {w.lower() for name in [*labels, *spelled] for w in words(name)}
+        terms = [t for t in plan.terms if t.lower() not in own] or plan.terms
+        evidence = self.scorer.sentences(terms, self.embedder.embed_query(plan.question), sources, plan.question,
                                          plan.asked_quotes)
         if not plan.terms:
             order = {s.number: i for i, s in enumerate(sources)}

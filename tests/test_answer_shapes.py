@@ -751,6 +751,13 @@ def test_statistics_asked_about_and_never_written_are_not_stated(seed_assistant,
     assert answer.refused and f'"{term}"' in answer.text.split("\n")[0], answer.text
 
 
+def test_the_name_of_the_paper_asked_about_does_not_pick_its_sentence(seed_assistant) -> None:
+    """ "Dynamic Gated Pathways (DGP)" says which paper is asked about; as terms, the name had made the sentence
+    introducing DGP by name the answer over "Built on top of LLaVA-1.5-7B and 13B, ..." (probe39 ii024)."""
+    answer = seed_assistant.answer("Dynamic Gated Pathways (DGP) is built on top of which base model?")
+    assert not answer.refused and "LLaVA-1.5-7B" in answer.text, answer.text
+
+
 @pytest.mark.parametrize(("question", "term"), [
     ("Did the Who&When Pro annotation study get IRB sign-off?", "IRB"),
     ("Were the DaTMe user studies run with participants' consent?", "consent"),
