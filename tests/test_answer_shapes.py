@@ -743,10 +743,17 @@ def test_an_ablation_asked_about_and_never_written_is_not_stated(seed_assistant)
     ("Did the DaTMe experiments use several seeds?", "seeds"),
     ("Is DGP's gain over LLaVA-1.5 backed by significance tests?", "significance"),
     ("How well did the V33DA annotators agree (inter-annotator scores)?", "inter-annotator"),
+    # the oversight a study went through (probe148 tg037), the field inside a hyphened word too: "animal" is in
+    # several abstracts, "welfare" in none
+    ("Did the Who&When Pro annotation study get IRB sign-off?", "IRB"),
+    ("Were the DaTMe user studies run with participants' consent?", "consent"),
+    ("Did the V33DA recordings pass an animal-welfare check?", "welfare"),
 ])
-def test_statistics_asked_about_and_never_written_are_not_stated(seed_assistant, question, term) -> None:
-    """How results are reported (seeds, significance, intervals, annotators' agreement) is a field abstracts seldom
-    fill, like an ablation: "Were RISE's gains averaged over several random seeds?" had quoted the gains."""
+def test_statistics_or_oversight_asked_about_and_never_written_are_not_stated(seed_assistant, question, term) -> None:
+    """How results are reported (seeds, significance, intervals, annotators' agreement) and the oversight a study
+    went through (ethics review, consent, a regulator's clearance) are fields abstracts seldom fill, like an ablation:
+    "Were RISE's gains averaged over several random seeds?" had quoted the gains, and the finch benchmark's size had
+    answered whether its project went through an animal-welfare review."""
     answer = seed_assistant.answer(question)
     assert answer.refused and f'"{term}"' in answer.text.split("\n")[0], answer.text
 
@@ -756,20 +763,6 @@ def test_the_name_of_the_paper_asked_about_does_not_pick_its_sentence(seed_assis
     introducing DGP by name the answer over "Built on top of LLaVA-1.5-7B and 13B, ..." (probe39 ii024)."""
     answer = seed_assistant.answer("Dynamic Gated Pathways (DGP) is built on top of which base model?")
     assert not answer.refused and "LLaVA-1.5-7B" in answer.text, answer.text
-
-
-@pytest.mark.parametrize(("question", "term"), [
-    ("Did the Who&When Pro annotation study get IRB sign-off?", "IRB"),
-    ("Were the DaTMe user studies run with participants' consent?", "consent"),
-    # the field inside a hyphened word: "animal" is in several abstracts, "welfare" in none (probe148 tg037)
-    ("Did the V33DA recordings pass an animal-welfare check?", "welfare"),
-])
-def test_oversight_asked_about_and_never_written_is_not_stated(seed_assistant, question, term) -> None:
-    """The oversight a study went through (ethics review, consent, a regulator's clearance) is a field abstracts
-    seldom fill, like seeds: the finch benchmark's size had answered whether its project went through an
-    animal-welfare review."""
-    answer = seed_assistant.answer(question)
-    assert answer.refused and f'"{term}"' in answer.text.split("\n")[0], answer.text
 
 
 @pytest.mark.parametrize("question", [
