@@ -325,8 +325,15 @@ def content_terms(text: str, drop: Iterable[str] = ()) -> list[str]:
 
 
 def _without_form_parts(word: str) -> str:
+    """The hyphenated word without its form-word parts at either end; one inside holds the word together: "Who-said-
+    what" had become "Who-what", which the abstracts were said not to mention (probe148 tg029)."""
     parts = word.split("-")
-    kept = [p for p in parts if p.lower() not in FORM_WORDS]
+    start, end = 0, len(parts)
+    while start < end and parts[start].lower() in FORM_WORDS:
+        start += 1
+    while end > start and parts[end - 1].lower() in FORM_WORDS:
+        end -= 1
+    kept = parts[start:end]
     return "-".join(kept) if len(parts) > 1 and kept else word
 
 

@@ -758,6 +758,14 @@ def test_statistics_or_oversight_asked_about_and_never_written_are_not_stated(se
     assert answer.refused and f'"{term}"' in answer.text.split("\n")[0], answer.text
 
 
+def test_a_hyphenated_word_is_not_cut_into_one_no_abstract_writes(seed_assistant) -> None:
+    """ "Who-said-what" had lost its form word "said" and become "Who-what", which the finch abstract was said not to
+    mention while its sentence on deciding which member produced a call was quoted (probe148 tg029)."""
+    answer = seed_assistant.answer("Who-said-what matters in court transcripts. Is there work on working out which "
+                                   "individual produced an utterance?")
+    assert not answer.refused and "Who-what" not in answer.text and "p10" in cited_ids(answer), answer.text
+
+
 def test_the_name_of_the_paper_asked_about_does_not_pick_its_sentence(seed_assistant) -> None:
     """ "Dynamic Gated Pathways (DGP)" says which paper is asked about; as terms, the name had made the sentence
     introducing DGP by name the answer over "Built on top of LLaVA-1.5-7B and 13B, ..." (probe39 ii024)."""
