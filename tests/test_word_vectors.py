@@ -138,7 +138,7 @@ def test_diffusion_model_lists_leave_out_a_paper_that_only_says_diffuse(seed_ass
     ("models trained synthetic data", "synthetic"),
     ("self-supervised learning", ""),  # a hyphenated word stays a word of its own
     ("cutting coral surveys", ""),  # (two distinctive words: none)
-    ("faster generation", ""),  # a comparative says which way, as a verb of change does (probe146 sn012)
+    ("faster generation", ""),  # a comparative says which way, as a verb of change does (probe43 mm016)
     ("cheaper surveys", "surveys"),
     ("cutting surveys", "surveys"),  # a verb of change says which way, not what: "cutting" is in no abstract
 ])
