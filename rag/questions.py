@@ -194,10 +194,11 @@ _OTHER_CAUSE = re.compile(r"\b(?:by|to|from)\s+(?:something|anything)\s+other\s+
 # "I don't care about the application" (read as negations, the two lists had been the 15 and 16 papers not about
 # what was asked, probe100 qs001, probe103 qv011).
 # ("doesn't need to retrain" is no waiver: it asks for the training-free papers)
+# The asker saying what they do not count or mean: their own exclusion, no property of the papers ("- but I don't
+# count RLHF or DPO here" had asked for the papers not about RL, probe124 rq007); waived here, an aside in _CONTRAST.
+_ASKER_DOES_NOT = r"(?:I|we)\s+(?:do\s*not|don['\u2019]?t)\s+"
 _WAIVED = re.compile(r"\b(?:does|do|did)\s*(?:not|n['\u2019]?t)\s+(?:(?:have|need)\s+to\s+be|matter|care)\b"
-                     # (the asker's own exclusion, no property of the papers: "- but I don't count RLHF or DPO here"
-                     # had asked for the papers not about RL, probe124 rq007)
-                     r"|\b(?:I|we)\s+(?:do\s*not|don['\u2019]?t)\s+(?:count|include|mean)\b"
+                     rf"|\b{_ASKER_DOES_NOT}(?:count|include|mean)\b"
                      r"|\bnot\s+necessarily\b|\bno\s+matter\b", re.IGNORECASE)
 # A negation inside a clause saying where or when ("situations where the relationships are not constant") is the
 # criterion's, not a complement asked for; so is one a reason is asked for ("Why do the cancer methods not transfer
@@ -1425,10 +1426,8 @@ _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to
                        r"(?:just|only|merely|simply))\b[^,;:?.!()]*"
                        # (a bare ", not X" ending the sentence: "anything using animal data, not humans?")
                        r"|,\s+not\s+(?!(?:just|only|merely|simply)\b)[^,;:?.!()]*(?=[?.!]|$)"
-                       # (what the asker does not count: "- but I don't count RLHF or DPO preference stuff here",
-                       # probe124 rq007)
-                       r"|(?:,|\s[-\u2013\u2014])?\s+(?:but\s+)?(?:I|we)\s+(?:do\s*not|don['\u2019]?t)\s+(?:count|include)\b"
-                       r"[^,;:?.!()]*"
+                       # (what the asker does not count: "- but I don't count RLHF or DPO preference stuff here")
+                       rf"|(?:,|\s[-\u2013\u2014])?\s+(?:but\s+)?{_ASKER_DOES_NOT}(?:count|include)\b[^,;:?.!()]*"
                        # (after a dash up to a comma too: "Genomic data \u2014 not imaging, actual sequence-level input"
                        # had listed the imaging papers, probe102 qu012; in lower case, as typed: a sentence opening
                        # "Not" is joined to the asking by a dash, "Not sure if it's one paper or several")
