@@ -79,6 +79,7 @@ from .questions import (
     counted_nouns,
     defined_term,
     narrow_carried,
+    offered_choices,
     previous_question,
     subject_terms,
     superlative,
@@ -731,6 +732,13 @@ class Gatherer:
         answering = papers if gathered.focus else papers[:1]
         missing += [t for t in asked_measures(plan.question) if t.lower() not in have
                     and self.scorer.absent_terms([t], answering)]
+        # (the answers a "which" question offers: missing when the abstract answering writes none of them, and
+        # none missing when it writes one: "which was it: Imagen, FLUX or Midjourney?" is answered by "FLUX")
+        if offered := offered_choices(plan.question):
+            if len(self.scorer.absent_terms(offered, answering)) < len(offered):
+                absent = [t for t in absent if t not in offered]
+            else:
+                missing += [t for t in offered if t.lower() not in have and t not in absent]
         # (a setting asked the value of, whose name's last word no relevant abstract writes: "What batch size did RISE
         # use?" had been answered by RISE's "up to 11.1% relative F1"; a written one ("accuracy" of "accuracy rate")
         # may come with its figure)

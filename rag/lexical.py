@@ -95,6 +95,9 @@ FORM_WORDS = PAPER_WORDS | frozenset(
     "want wants know fit fits qualify qualifies "
     # chat asides typed in passing ("tbh i want stuff that ..."): no abstract writes them
     "tbh tbf imo imho btw fwiw idk "
+    # ... and hedges and a pronoun typed as said ("Which of em do synthetic experiments first ...? Sim-to-real vibes,
+    # kinda": "kinda" had been an alternative and "em" a criterion word, probe153 tm014)
+    "kinda sorta lol em "
     # greetings and assent ("hey, which papers have multimodal LLMs ...? video, image, all ok": "hey multimodal LLMs"
     # and "ok" had been criteria, probe146 sn007)
     "hey hi hello ok okay thanks thx pls plz "

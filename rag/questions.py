@@ -84,6 +84,13 @@ _SET_VALUED = re.compile(
     # ... or "the" papers a clause describes ("I need the submissions that put out a new benchmark", "I'd like the
     # studies that test on synthetic data first": one paper's fact answer had been given, probe95 qm001, probe99 qr012)
     rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+{_THE_ONES}\s+{_RELATIVE}"
+    # ... or no "the" ("I want studies that open up a pretrained model ...", probe150 ti009), or given ("Give me the
+    # 'whodunit' papers: ...", probe151 tk008; "Give me all works that ...")
+    rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+{_PAPER_NOUNS}\s+{_RELATIVE}"
+    rf"|\bgive\s+me\s+(?:all|every|the)\s+(?:(?!of\b)[\w'-]+\s+){{0,2}}?(?:{_PAPER_NOUNS}|ones)\b(?!['\u2019])"
+    # ... or who is doing it, opening a sentence ("Cost side of the ledger: who is cutting the compute bill ...?",
+    # probe152 tl010), not "the models confusing who is speaking"
+    r"|(?:^|[.?!:]\s+)\W*who\s+(?:is|are)\s+(?:\w+\s+)?\w+ing\b"
     # ("Is there papers with animal data in them?": a non-native asker's plural, probe108 ra011)
     rf"|\b(?:is|are)\s+there\s+(?:anything|any\s+\w+|something|a\s+(?:paper|work|study)|{_PAPER_NOUNS})\b"
     # ... and a singular noun with a plural verb, another slip: "Which method are explicitly described as
@@ -108,7 +115,7 @@ _SET_VALUED = re.compile(
     rf"|\bany\b[^?.]*?\b(?:in|on|at|from|across)\s+(?:this|the)\s+(?:{CORPUS_NOUNS})\b"  # ("... in this batch")
     r"|\bwhat(?:'s|\s+is)\s+(?:out\s+)?there\b|\binterested\s+in\s+(?:any\s+)?(?:work|research)\b"
     rf"|\bamong\s+(?:the|these|those|all)\s+{_SET_NOUN}\b"
-    r"|\bwhich\s+(?:of|among)\s+(?:them|these|those)\b(?!\s+(?:is|was|has|does)\b)"  # ("Which of them is": one)
+    r"|\bwhich\s+(?:of|among)\s+(?:them|these|those|em)\b(?!\s+(?:is|was|has|does)\b)"  # ("Which of them is": one)
     r"|\b(?:any\s+of|among|how\s+many\s+of)\s+(?:them|these|those)\b"
     r"|[,;:]\s*(?:list|name|show)\s+(?:them|those|all)\b"  # ("RL or RLHF objective in the loop, list them")
     # a noun phrase asking, typed with or without "?": "explicitly training-free methods?", "RL papers incl RLHF",
@@ -197,6 +204,12 @@ _OTHER_CAUSE = re.compile(r"\b(?:by|to|from)\s+(?:something|anything)\s+other\s+
 # The asker saying what they do not count or mean: their own exclusion, no property of the papers ("- but I don't
 # count RLHF or DPO here" had asked for the papers not about RL, probe124 rq007); waived here, an aside in _CONTRAST.
 _ASKER_DOES_NOT = r"(?:I|we)\s+(?:do\s*not|don['\u2019]?t)\s+"
+# A correction, "not A but B" ("Not about accuracy, but about cost: which papers ...", "Which papers aren't theoretical
+# but empirical?"): B is asked, A only set aside. Read as a negation, the first had listed the 17 papers not about
+# any of it (probe154 tn013). Not "not only A but also B", which asks for both.
+_NOT_BUT = (r"(?:\bnot|n['\u2019]t)\s+(?!(?:only|just|merely|simply|necessarily)\b)[^,;:?.!()]*?,?\s+but"
+            r"(?:\s+rather)?(?=\s+(?!(?:not|also)\b))")  # (up to the space before B: "aren't X but" + " empirical")
+_CORRECTION = re.compile(_NOT_BUT, re.IGNORECASE)
 _WAIVED = re.compile(r"\b(?:does|do|did)\s*(?:not|n['\u2019]?t)\s+(?:(?:have|need)\s+to\s+be|matter|care)\b"
                      rf"|\b{_ASKER_DOES_NOT}(?:count|include|mean)\b"
                      r"|\bnot\s+necessarily\b|\bno\s+matter\b", re.IGNORECASE)
@@ -269,7 +282,11 @@ _OPTIONAL_PREFIX = re.compile(r"\(\s*[A-Za-z]+-\s*\)(?=\w)")
 _SUSPENDED = re.compile(r"\b([A-Za-z]+)-\s+(or|and)\s+([A-Za-z]+)-([A-Za-z]+)\b", re.IGNORECASE)
 # A restatement: what follows says the same in other words ("training-free, i.e., can be bolted onto a model"), as
 # one dash may ("with zero training \u2014 you just bolt them onto a model").
-_RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+other\s+words),?\s+", re.IGNORECASE)
+# ... or an appositive "something ..." ("explicitly training-free, something you bolt on at the point of use without
+# retraining": joined, the two listed neither training-free paper, probe150 ti005)
+_RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+other\s+words),?\s+"
+                       r"|,\s+(?:something|anything|stuff|(?:the\s+)?(?:kind|sort)\s+of\s+thing)\s+(?:(?:that|which)\s+)?"
+                       r"(?=(?:you|we|one|I|that|which|where)\b)", re.IGNORECASE)
 # A waiver ending a sentence, what follows "whatever" included: "diffusion models, whatever the angle", "scans,
 # patient samples, health records, whatever counts" ask for any of them; "angle" and "counts" had been criterion
 # words, and the first list held one of the two diffusion papers (probe106 qy003, probe107 qz004). The words are
@@ -828,7 +845,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         ambiguous={pid: holders for pid in named if (holders := _ambiguous(pid, question, names))},
         set_valued=set_cue and not named,
         negated=bool(_NEGATED.search(_CIRCUMSTANCE.sub(" ", _OTHER_CAUSE.sub(" ", _WAIVED.sub(
-            " ", _set_sentence(question_kept)))))),
+            " ", _CORRECTION.sub(" ", _set_sentence(question_kept))))))),
         alternatives=_alternatives_of(question_kept, dropped),
         carried=conversation_papers(history, names, _set_needed(question))
         if history and (not named or _points_back_first(unnamed, linked)) else [],
@@ -893,6 +910,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         plan.described_among = _described_among(question, described)
     asking, plan.said_before, preamble = _asking_sentence(question_kept) \
         if plan.set_valued and not plan.set_phrase and not plan.negated else ("", False, "")
+    if plan.seeks_papers and not plan.set_valued and not plan.set_phrase and not plan.negated:
+        plan.aside_terms = _asker_preamble_terms(question_kept, dropped)
     if asking and (own := content_terms(asking, drop=dropped)):
         plan.whole_alternatives = [] if plan.said_before else plan.alternatives
         plan.criterion_terms, plan.alternatives = own, _alternatives_of(asking, unasked)
@@ -958,6 +977,20 @@ def _asking_sentence(question: str) -> tuple[str, bool, str]:
     if after and (items := _listed_items(after[0])):  # ("Which lean on theory? Proofs, bounds, that kind of
         return f"{asked.rstrip(' ?.!')} - {items}", False, preamble  # thing.": its examples)
     return asked, False, preamble
+
+
+def _asker_preamble_terms(question: str, dropped: Sequence[str]) -> list[str]:
+    """The words of a preamble in which the asker speaks of themselves, before a question seeking a paper: "I like
+    a Monte Carlo before the empirical application. Is there work that ...?" (probe152 tl012) does not ask the paper
+    to write "Monte Carlo", which had been said missing. They still find the paper: a first-person preamble may
+    describe it ("We have a retrieve-then-answer pipeline ... Is there a paper that ...?", probe91 qi015)."""
+    sentences = question_sentences(question)
+    asked = _asked_alone(sentences)
+    preamble = sentences[:sentences.index(asked[0])] if asked else []
+    if not preamble or not all(_FIRST_PERSON.search(s) for s in preamble):
+        return []
+    own = {t.lower() for t in content_terms(asked[0], drop=dropped)}
+    return [t for t in content_terms(" ".join(preamble), drop=dropped) if t.lower() not in own]
 
 
 def _asked_alone(sentences: Sequence[str]) -> list[str]:
@@ -1143,7 +1176,10 @@ def _counted_too(question: str) -> tuple[list[str], list[str]]:
         if match := _DOES_NOT_COUNT.match(text):
             uncounted.append(match.group("what"))
         elif match := _COUNTS_TOO.match(text):
-            counted.append(match.group("what") or match.group("also") or match.group("as"))
+            # (what "I mean" says counts when it lists items, each one: "clinical data, scans, or biobank records";
+            # a clause restating the asking, "I mean a formal limit on what is achievable", had listed look-alikes)
+            said = match.group("what") or match.group("also") or match.group("as") or _listed_items(match.group("mean"))
+            counted += [said] if said else []
     return counted, uncounted
 
 
@@ -1169,7 +1205,11 @@ _COUNTS_TOO = re.compile(r"(?:and\s+)?(?:(?:I|we)(?:['\u2019]d|\s+would)\s+)?(?:
                          r"|(?!(?:the|this|that|these|those|its|their|a|an)\b)(?P<also>.+?)\s+(?:also\s+)?counts?"
                          r"(?:\s+(?:too|as\s+well))?\W*$"
                          # ("For this purpose I count preference-based fine-tuning ... as reinforcement learning.")
-                         r"|(?:[^,]+,?\s+)?(?:I|we)\s+(?:also\s+)?count\s+(?P<as>.+?)\s+as\s+[^?]+$", re.IGNORECASE)
+                         r"|(?:[^,]+,?\s+)?(?:I|we)\s+(?:also\s+)?count\s+(?P<as>.+?)\s+as\s+[^?]+$"
+                         # ("Anything that uses patient material? I mean clinical data, scans, biobank records, not
+                         # just a passing mention of healthcare.": what the asking means, said again, probe150 ti001)
+                         r"|(?:I|we)\s+mean\s+(?P<mean>[^?]+?)(?:,?\s+(?:and\s+|but\s+)?not\s+(?:just|only|merely)\b[^?]*)?"
+                         r"\W*$", re.IGNORECASE)
 _DOES_NOT_COUNT = re.compile(r"(?P<what>.+?)\s+(?:on\s+(?:its|their)\s+own\s+|alone\s+)?(?:does|do)(?:n't|\s+not)"
                              r"\s+count\W*$", re.IGNORECASE)
 
@@ -1434,11 +1474,17 @@ _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to
                        r"|\s[-\u2013\u2014]\s*(?-i:not)\s+(?!(?:just|only|merely|simply)\b)[^,;:?.!()\u2013\u2014]*"
                        r"(?=[,;?.!\u2013\u2014]|$)"
                        rf"|{_CONCESSION}"  # (to the sentence's end: ", whether in people, animals or AI")
+                       rf"|{_NOT_BUT}"  # (the A of "not A but B")
                        r"|\s*\((?:rather\s+than|instead\s+of|as\s+opposed\s+to|(?:so\s+|but\s+|and\s+)?not|except"
                        r"|excluding|or\s+(?:its|their|the\s+lack\s+of|lack)\b"
                        # ("(so not 'causal' as in attention masks)", "(I don't mean 'causal' as in ...)": the causal
                        # attention mask had joined the criterion, probe146 sn014, probe149 th006)
-                       r"|i\s+(?:do\s+not|don['\u2019]?t)\s+mean\b)[^()]*\)"
+                       r"|i\s+(?:do\s+not|don['\u2019]?t)\s+mean\b"
+                       # (an analogy the asker draws, no criterion: "(akin to a lab study followed by an in-the-wild
+                       # deployment)" had been said missing for "lab", probe154 tn014; not a bare "like", which gives
+                       # examples: "(like GPT-4)")
+                       r"|(?:akin|analogous|similar|comparable)\s+to|(?:much|just|kind\s+of|sort\s+of|a\s+bit)\s+like"
+                       r"|the\s+(?:equivalent|analogue)\s+of)[^()]*\)"
                        # (or between commas: "make identifiability, or its failure, a central question", probe107)
                        r"|,\s+or\s+(?:its|their|the\s+lack\s+of|lack)\b[^,;:?.!()]*(?=,)",
                        re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
@@ -1508,12 +1554,23 @@ def _alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     # identifiability / sample-complexity analysis": four, not "proofs bounds")
     pieces = [side for piece in pieces for side in _SLASH.split(piece)]
     parts = _generic_joined([p for p in (" ".join(content_terms(part, drop)) for part in pieces) if p])
+    if (either := _EITHER_OR.search(question)) and len(parts) == 2:  # ("agents, either A or B": two, however long)
+        lead = " ".join(content_terms(question[:either.start()], drop))
+        sides = [" ".join(content_terms(side, drop)) for side in either.groups()]
+        if all(sides):
+            return [f"{lead} {side}".strip() for side in sides]
     if len(parts) > 1 and max(len(p.split()) for p in parts) > ALTERNATIVE_TERMS:
         # "or" joins parts of one long criterion, not alternatives: keep it whole, a shared lead once ("adapt a
         # model to scientific or medical data" had read "adapt model scientific adapt model medical data")
         whole = [" ".join(content_terms(part, drop)) for part in split] if led else parts
         parts = [" ".join(p for p in whole if p)]
     return parts + [free for part in parts if (free := _free_form(part)) != part]
+
+
+# "either A or B" says the two are alternatives, however long each side: "systems of agents, either several learning
+# agents interacting or language-model agents chained into a pipeline" had been one criterion of all its words, and
+# listed two of the four papers (probe150 ti008)
+_EITHER_OR = re.compile(r"\beither\s+([^,;:?.!()]+?)\s+or\s+([^,;:?.!()]+)", re.IGNORECASE)
 
 
 # Which way a result goes: "identifiability - positive or negative results" asks for identifiability results of
@@ -2400,6 +2457,30 @@ def _joined_names(question: str, at: int) -> list[str]:
 _JOINED_NAME = re.compile(r"\s*(?:/|,|\bor\b|\band\b)\s*(?:(?:or|and)\s+)?([A-Z][\w&+.-]*[\w&+-])")
 # Named examples a few words on, of what is compared against: "classic methods like PC", "baselines such as GES".
 _NAMED_EXAMPLES = re.compile(rf"[^?.;:]{{0,60}}?\b(?:like|{_EXAMPLE_MARKER})\s+([A-Z][\w&+.-]*[\w&+-])")
+
+
+def offered_choices(question: str) -> list[str]:
+    """The answers a "which" question offers to choose from: "which modality was it: chest radiographs, CT,
+    histopathology?" -> the three; "..., and which organ (liver, kidney, or lung) was it run on?", "Which was it, A
+    or B?" the same. An abstract writing none of them does not say which (the META-DINO abstract, which writes
+    "medical imaging" and no modality, had been quoted as the answer, probe150 ti039). Only of a "which" opening a
+    clause, and a parenthesis right after its noun: elsewhere a parenthesis gives examples ("a team of workers (a
+    coordinator, a search helper, a writer)", "working out which of several candidates (people, animals or ...)")."""
+    for match in _CHOICES.finditer(question):
+        items = [item.strip() for item in _CHOICE_SPLIT.split(match.group("inside") or match.group("after"))
+                 if item.strip()]
+        if MIN_CHOICES <= len(items) <= MAX_CHOICES and all(len(item.split()) <= CHOICE_WORDS for item in items):
+            return items
+    return []
+
+
+MIN_CHOICES, MAX_CHOICES = 2, 6  # two offered make a choice; a longer run is a description's list
+CHOICE_WORDS = 3  # an offered answer is a name or short noun phrase ("chest radiographs"), not a clause
+_OFFERED = r"[^?:;()]+?(?:,|\bor\b)[^?:;()]+?"  # (items joined by commas or "or")
+_CHOICES = re.compile(r"(?:^|[.?!;:,]\s+|\band\s+)\W*(?:which|what)\s+"
+                      rf"(?:(?:[\w'-]+\s+){{1,3}}?\(\s*(?!(?:e\.g|i\.e|such\s+as|like|including)\b)(?P<inside>{_OFFERED})\s*\)"
+                      rf"|[^?:;()]*?(?::\s*|\b(?:was|is)\s+it,?\s+)(?P<after>{_OFFERED})\s*\?\s*$)", re.IGNORECASE)
+_CHOICE_SPLIT = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+", re.IGNORECASE)
 
 
 def asked_quantities(question: str) -> list[str]:

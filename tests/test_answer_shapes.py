@@ -981,6 +981,37 @@ def test_a_description_of_a_part_of_the_named_paper_points_at_that_paper(seed_as
     assert answer.kind == "fact" and cited_ids(answer) == ["p11"] and "85.4%" in answer.text, answer.text
 
 
+@pytest.mark.parametrize(("question", "written"), [
+    ("For DaTMe's importance map, which signal was it built from: optical flow, depth, or saliency?", None),
+    ("Which signal (optical flow, depth or saliency) does DaTMe build its importance map from?", None),
+    ("For DaTMe's experiments, which generator was it: Imagen, FLUX, or Midjourney?", "FLUX"),
+])
+def test_answers_a_question_offers_are_said_missing_when_the_abstract_writes_none(seed_assistant, question,
+                                                                                  written) -> None:
+    """Asked "which modality was it: chest radiographs, CT, histopathology?", the META-DINO answer quoted its
+    "medical imaging" sentence as if it said (probe150 ti039): an abstract writing none of the answers offered does
+    not say which; one writing an offered answer is quoted with it."""
+    answer = seed_assistant.answer(question)
+    assert cited_ids(answer) == ["p12"], answer.text
+    if written is None:
+        assert answer.refused and '"optical flow", "depth" or "saliency"' in first_sentence(answer.text), answer.text
+    else:
+        assert not answer.refused and written in answer.text, answer.text
+
+
+@pytest.mark.parametrize(("question", "noun"), [
+    ("Which exact CT/MRI datasets was VolumeProbe pretrained on?", "CT/MRI datasets"),  # (probe153 tm040)
+    ("Which specific 3D medical SSL backbones was VolumeProbe tested with?", "3D medical SSL backbones"),
+])
+def test_named_things_asked_for_with_long_or_slashed_modifiers_are_said_not_to_be_named(seed_assistant, question,
+                                                                                        noun) -> None:
+    """ "which exact CT/MRI datasets did they pretrain on?" asks for names as "which LLMs" does; VolumeProbe's
+    abstract gives none, and its opening sentence had been quoted as the answer."""
+    answer = seed_assistant.answer(question)
+    assert cited_ids(answer) == ["p14"], answer.text
+    assert answer.refused and first_sentence(answer.text).endswith(f"does not name the {noun}."), answer.text
+
+
 @pytest.mark.parametrize(("question", "paper_id", "named"), [
     ("Which specific LLMs did CoCHI run on?", "p04", None),  # "Experiments across multiple LLMs": none named
     ("Which backbone models did RISE run on?", "p07", "Qwen2.5-7B"),

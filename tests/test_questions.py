@@ -130,6 +130,11 @@ def test_the_name_index_finds_exactly_what_scanning_every_abstract_finds(seeds, 
     "I need the ones that explicitly call their survey drone-free.",  # ("the ones that", probe104 qw004)
     "What here cuts the cost of reef surveys?",  # "here" asked of (probe101 qt009)
     "Anything drone-free I could run on a small boat?",  # "Anything" opening the question (probe101 qt001)
+    # wanted with no "the", given, or who is doing it (probe150 ti009, probe151 tk008, probe152 tl010)
+    "Think of it as a dive log. I want studies that map reefs from the air.",
+    "Give me the 'drone survey' papers: the ones mapping reefs from the air.",
+    "Survey side of things: who is mapping reefs from the air?",
+    "Which of em map reefs from the air? drone vibes, kinda",  # ("em" typed for "them", probe153 tm014)
 ])
 def test_questions_about_sets_of_papers_suggest_a_list(question) -> None:
     plan = plan_question(question, [])
@@ -208,6 +213,10 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Which papers map reefs, whether by drone or by diver?", "map reefs"),
     ("Who maps reefs, whether in lagoons, atolls or open sea?", "maps reefs"),  # (to the end, commas and all)
     ("Show me work on reef maps, whatever the goal is, speed or cost.", "reef maps"),  # (probe124 rq003)
+    # a hedge and "em" typed in passing (probe153 tm014)
+    ("Which of em map reefs from the air? drone vibes, kinda", "map reefs air"),
+    # an analogy in parentheses (probe154 tn014)
+    ("Which papers map reefs from the air (akin to a census of a forest)?", "map reefs air"),
     # the asker and the corpus
     ("I need everything in this batch on coral reefs", "coral reefs"),
     ("Is anyone in this collection working with coral reefs?", "coral reefs"),
@@ -235,6 +244,32 @@ def test_what_papers_do_instead_the_asker_and_a_preamble_are_not_the_criterion(q
     criterion; none of it is what the papers must be about, nor what they must contribute."""
     plan = plan_question(question, [])
     assert plan.criterion == criterion and not plan.contributed, plan
+
+
+@pytest.mark.parametrize(("question", "aside"), [
+    ("I like a sonar pass before any dive. Is there work that maps its reefs from drones?",
+     ["like", "sonar", "pass", "before", "dive"]),
+    ("We fly drones over atolls. Is there work that maps reefs from the air?", ["fly", "drones", "atolls"]),
+    ("Sonar passes come first. Is there work that maps its reefs from drones?", []),  # (no asker: it may describe)
+])
+def test_the_askers_preamble_before_seeking_a_paper_is_not_asked_of_it(question, aside) -> None:
+    """ "I like a Monte Carlo before the empirical application. Is there work that checks its claims ...?" had been
+    told the abstract does not mention "Monte Carlo" (probe152 tl012): what the asker says of themselves is set
+    aside from what the paper must write."""
+    plan = plan_question(question, [])
+    assert plan.aside_terms == aside, plan
+
+
+@pytest.mark.parametrize(("question", "criterion"), [
+    ("Not about kelp, but about coral: which papers map reefs?", "map reefs"),
+    ("Which papers are not about kelp but about coral reefs?", "coral reefs"),
+    ("Which papers aren't about kelp, but rather about coral reefs?", "coral reefs"),
+])
+def test_a_correction_not_a_but_b_asks_for_b(question, criterion) -> None:
+    """ "Not about accuracy, but about cost: which papers ...?" had listed the 17 papers about neither (probe154
+    tn013): what "not A but B" negates is set aside, and B is what the papers must be about."""
+    plan = plan_question(question, [])
+    assert not plan.negated and plan.criterion == criterion, plan
 
 
 @pytest.mark.parametrize(("question", "criterion", "set_aside"), [
@@ -269,6 +304,9 @@ def test_papers_set_aside_by_description_are_not_the_criterion(question, criteri
      "drone surveys"),
     ("Which papers map coral reefs in some form? Here I count drone surveys of lagoons as mapping.",
      "drone surveys lagoons"),
+    # "I mean ..." says the asking again, each item its own alternative (probe150 ti001)
+    ("Anything that maps coral reefs? I mean sonar scans, drone surveys, dive logs, not just a reef photo.",
+     "drone surveys"),
 ])
 def test_a_sentence_counting_more_adds_an_alternative(question, added) -> None:
     plan = plan_question(question, [])
@@ -705,6 +743,11 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     ("label-free, i.e., can count corals on a new reef without any annotation",
      ["label-free", "label-free count corals reef without annotation", "label-free count corals reef annotation-free"]),
     ("coral papers, that is, work on reef-building animals", ["coral", "reef-building animals"]),
+    # ... as does an appositive "something ..." (probe150 ti005)
+    ("explicitly label-free, something you aim at a new reef camera", ["label-free", "aim reef camera"]),
+    # "either A or B" splits, however long each side (probe150 ti008)
+    ("systems of reefs, either drone surveys over whole atolls or divers tallying single coral colonies",
+     ["systems reefs drone surveys whole atolls", "systems reefs divers tallying single coral colonies"]),
     # one generic word is no alternative alone ("train" listed every paper that trains); two may name a thing
     ("reef surveys cheaper run or train", ["reef surveys cheaper run train"]),
     ("reef surveys cheaper to run or train", ["reef surveys cheaper run", "reef surveys cheaper train"]),  # (a lead)
