@@ -120,6 +120,7 @@ _NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:[\w/-]+\s+(?:(?:or|a
                           rf"(?:{_NAMED_THINGS}|environment)s)\b",
                           re.IGNORECASE)
 _JOINING = frozenset({"or", "and"})
+_ONE = frozenset({"one", "ones"})
 _NOT_OF_THE_NOUN = frozenset({"specific", "exact", "particular", "actual", "individual", "named", "concrete"})
 _OF_ANY_KIND = frozenset({"off-the-shelf", "pretrained", "pre-trained", "base", "underlying", "existing"})
 _NAME_TOKEN = re.compile(r"(?<![\w$\\])(?:[A-Za-z][\w.+-]*[a-z][A-Z][\w.+-]*|[A-Za-z]+[-.]?\d[\w.+-]*"
@@ -134,8 +135,9 @@ def names_asked(question: str) -> str:
     noun = [w for w in (match.group("noun") or match.group("one") or match.group("named")).split()
             if w.lower() not in _NOT_OF_THE_NOUN]
     # (words of the noun phrase only: "What did the models in CoCHI show?" asks for no names; nor a paper asked
-    # for: "Which paper helps multimodal models ...?", probe8 y012)
-    if any(w.lower() in STOPWORDS - _JOINING or w.lower() in PAPER_WORDS for w in noun):
+    # for: "Which paper helps multimodal models ...?", probe8 y012, "which one says video models can't ...?", probe13
+    # k008)
+    if any(w.lower() in STOPWORDS - _JOINING or w.lower() in PAPER_WORDS | _ONE for w in noun):
         return ""
     # One thing asked for by its kind alone ("what off-the-shelf model does the fix rely on?") is answered by the
     # kind the abstract writes ("an off-the-shelf Active Speaker Detection model", probe2 s016, probe45 oo031);

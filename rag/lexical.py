@@ -92,7 +92,7 @@ FORM_WORDS = PAPER_WORDS | frozenset(
     # and listed three papers writing "we show", probe147 so023)
     "shows showed shown showing "
     # the asking frame: "I just want to know which ones were tested on clinical material", "... - which fit?"
-    "want wants know fit fits qualify qualifies "
+    "want wants need needs know fit fits qualify qualifies "
     # chat asides typed in passing ("tbh i want stuff that ..."): no abstract writes them
     "tbh tbf imo imho btw fwiw idk "
     # ... and hedges and a pronoun typed as said ("Which of em do synthetic experiments first ...? Sim-to-real vibes,

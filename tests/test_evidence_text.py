@@ -265,6 +265,11 @@ def test_a_sentence_naming_one_of_the_things_asked_for(sentence, count, noun, na
     ("Which model performs best on reefs?", ""),
     # a paper asked for names nothing (probe8 y012)
     ("Which paper helps multimodal models count corals?", ""),
+    ("which one says sonar models can't count corals?", ""),  # (a pointer, probe13 k008)
+    # a modifier slashed, hyphened or of four words (probe153 tm040)
+    ("Which exact sonar/lidar datasets did they map on?", "sonar/lidar datasets"),
+    ("Which specific Reef-LLMs were shown to miscount?", "Reef-LLMs"),
+    ("Which specific 3D reef SSL backbones did they use?", "3D reef SSL backbones"),
     ("What did the models in CoCHI show?", ""),  # no names asked for
     ("What are the datasets like?", ""),
     # ... or by the word "names" (probe107 qz036)

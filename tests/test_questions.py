@@ -213,6 +213,8 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Which papers map reefs, whether by drone or by diver?", "map reefs"),
     ("Who maps reefs, whether in lagoons, atolls or open sea?", "maps reefs"),  # (to the end, commas and all)
     ("Show me work on reef maps, whatever the goal is, speed or cost.", "reef maps"),  # (probe124 rq003)
+    # the asking frame "Need ..." (probe153 tm010)
+    ("Need stuff that maps reefs from the air. My boat is tiny lol", "maps reefs air"),
     # a hedge and "em" typed in passing (probe153 tm014)
     ("Which of em map reefs from the air? drone vibes, kinda", "map reefs air"),
     # an analogy in parentheses (probe154 tn014)
