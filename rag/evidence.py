@@ -120,7 +120,7 @@ _NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:[\w/-]+\s+(?:(?:or|a
                           rf"(?:{_NAMED_THINGS}|environment)s)\b",
                           re.IGNORECASE)
 _JOINING = frozenset({"or", "and"})
-_ONE = frozenset({"one", "ones"})
+_NOT_NAMED_THINGS = PAPER_WORDS | frozenset({"one", "ones"})  # (a paper asked for, or a pointer: "which one")
 _NOT_OF_THE_NOUN = frozenset({"specific", "exact", "particular", "actual", "individual", "named", "concrete"})
 _OF_ANY_KIND = frozenset({"off-the-shelf", "pretrained", "pre-trained", "base", "underlying", "existing"})
 _NAME_TOKEN = re.compile(r"(?<![\w$\\])(?:[A-Za-z][\w.+-]*[a-z][A-Z][\w.+-]*|[A-Za-z]+[-.]?\d[\w.+-]*"
@@ -137,7 +137,7 @@ def names_asked(question: str) -> str:
     # (words of the noun phrase only: "What did the models in CoCHI show?" asks for no names; nor a paper asked
     # for: "Which paper helps multimodal models ...?", probe8 y012, "which one says video models can't ...?", probe13
     # k008)
-    if any(w.lower() in STOPWORDS - _JOINING or w.lower() in PAPER_WORDS | _ONE for w in noun):
+    if any(w.lower() in STOPWORDS - _JOINING or w.lower() in _NOT_NAMED_THINGS for w in noun):
         return ""
     # One thing asked for by its kind alone ("what off-the-shelf model does the fix rely on?") is answered by the
     # kind the abstract writes ("an off-the-shelf Active Speaker Detection model", probe2 s016, probe45 oo031);
