@@ -792,7 +792,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     ``papers`` may come as the corpus's ``NameIndex``, built once (a large corpus needs it).
     """
     names = NameIndex.of(papers)
-    question = names.as_papers(names.recased(question))
+    question = names.as_papers(names.recased(_typos_mended(question)))
     # papers asked for, with or without "which" (see below); not when two papers are pointed at by description, as
     # names would point ("the paper on video LLMs that can't tell which way things move and the one on image
     # generators botching rare combos: ... what kind of fix actually works?" asks of those two)
@@ -977,6 +977,19 @@ def _asking_sentence(question: str) -> tuple[str, bool, str]:
     if after and (items := _listed_items(after[0])):  # ("Which lean on theory? Proofs, bounds, that kind of
         return f"{asked.rstrip(' ?.!')} - {items}", False, preamble  # thing.": its examples)
     return asked, False, preamble
+
+
+def _typos_mended(question: str) -> str:
+    """The question with the function words typed transposed written right: "CoCHI and teh paper on rare
+    attribute-object compositions" had compared one paper, "teh paper on ..." being no description (probe58 pz019,
+    probe71 pl027)."""
+    return _TYPO.sub(lambda m: _TYPOS[m.group(0).lower()], question)
+
+
+# Function words as commonly mistyped (a transposition or a dropped letter); no abstract or question means them
+_TYPOS = {"teh": "the", "hte": "the", "adn": "and", "taht": "that", "waht": "what", "wich": "which",
+          "whcih": "which", "papres": "papers"}
+_TYPO = re.compile(rf"\b(?:{'|'.join(_TYPOS)})\b", re.IGNORECASE)
 
 
 def _asker_preamble_terms(question: str, dropped: Sequence[str]) -> list[str]:

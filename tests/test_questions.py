@@ -1055,6 +1055,15 @@ def test_descriptions_run_to_the_end_of_their_clause(mini, question, described) 
     assert described_parts(question, [], mini) == described
 
 
+def test_function_words_typed_transposed_are_read_as_meant() -> None:
+    """ "teh paper on ..." had described no paper, and "Wich papers ...?" asked for none (probe58 pz019, probe71
+    pl027)."""
+    compared = plan_question("the river sensor paper vs teh firefly counting one: how do they differ?", [])
+    assert compared.kind == "compare" and compared.described == ["river sensor", "firefly counting"], compared
+    listed = plan_question("Wich papers count fireflies?", [])
+    assert listed.kind == "list" and listed.criterion == "count fireflies", listed
+
+
 @pytest.mark.parametrize(("question", "described"), [
     ("Contrast the drifting capsules that sense river pollution with the coastal flood forecasting study.",
      ["coastal flood forecasting", "drifting capsules that sense river pollution"]),
