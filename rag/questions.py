@@ -986,7 +986,8 @@ def _typos_mended(question: str) -> str:
     return _TYPO.sub(lambda m: _TYPOS[m.group(0).lower()], question)
 
 
-# Function words as commonly mistyped (a transposition or a dropped letter); no abstract or question means them
+# Function words (and "papers") as commonly mistyped by a transposition or a dropped letter; no abstract or question
+# means them
 _TYPOS = {"teh": "the", "hte": "the", "adn": "and", "taht": "that", "waht": "what", "wich": "which",
           "whcih": "which", "papres": "papers"}
 _TYPO = re.compile(rf"\b(?:{'|'.join(_TYPOS)})\b", re.IGNORECASE)
