@@ -111,7 +111,7 @@ _ASKS_FOR_NAMES = re.compile(
 # versions" are the "Lite" and "Feat" variants the abstract calls them, probe52 ph019).
 # (a modifier may be joined by a slash: "which exact CT/MRI datasets did they pretrain on?", probe153 tm040)
 # (and up to four, or a hyphened one: "Which specific 3D medical SSL backbones", "Which specific Video-LLMs")
-_NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:[\w/-]+\s+(?:(?:or|and)\s+)?){{0,4}}?(?:[\w]+-)?"
+_NAMES_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<noun>(?:[\w/-]+\s+(?:(?:or|and)\s+)?){{0,4}}?(?:\w+-)?"
                           rf"{_NAMED_THINGS}s)\b"
                           rf"|\b(?:which|what)\s+(?P<one>(?:[\w-]+\s+){{0,5}}?{_NAMED_THINGS})\s+(?:did|does|do)\s+"
                           r"(?:[\w-]+\s+){1,5}?(?:use|employ|adopt|build\s+on|rely\s+on|start\s+from"

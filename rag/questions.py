@@ -2488,8 +2488,10 @@ def offered_choices(question: str) -> list[str]:
     return []
 
 
-MIN_CHOICES, MAX_CHOICES = 2, 6  # two offered make a choice; a longer run is a description's list
-CHOICE_WORDS = 3  # an offered answer is a name or short noun phrase ("chest radiographs"), not a clause
+# (chosen, not tuned: two offered make a choice, and a longer run than six is a description's list; an offered answer
+# is a name or short noun phrase, "chest radiographs", not a clause)
+MIN_CHOICES, MAX_CHOICES = 2, 6
+CHOICE_WORDS = 3
 _OFFERED = r"[^?:;()]+?(?:,|\bor\b)[^?:;()]+?"  # (items joined by commas or "or")
 _CHOICES = re.compile(r"(?:^|[.?!;:,]\s+|\band\s+)\W*(?:which|what)\s+"
                       rf"(?:(?:[\w'-]+\s+){{1,3}}?\(\s*(?!(?:e\.g|i\.e|such\s+as|like|including)\b)(?P<inside>{_OFFERED})\s*\)"
