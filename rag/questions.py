@@ -602,7 +602,12 @@ _COMPARED = re.compile(
     r"|\bboth\s+(the\s+[^:;?,.]+?)\s+and\s+(the\s+(?:[^:;?,.]+?\s+)?(?:paper|work|study|abstract))\b"
     # "How does the overconfidence-fixing method compare with the picture-generator study when ...?"
     r"|\bhow\s+(?:do|does|did)\s+(the\s+[^:;?,.]+?)\s+(?:compare|stack\s+up|differ)\s+(?:with|to|against|from)\s+"
-    r"(the\s+[^:;?,.]+?)\s*(?=\s(?:when|in|on|for|regarding|as)\s|[:;?,.]|$)",
+    r"(the\s+[^:;?,.]+?)\s*(?=\s(?:when|in|on|for|regarding|as)\s|[:;?,.]|$)"
+    # "Zebra finch caller attribution and the genetic tabular-model study both seem to ...": a bare side opening
+    # the sentence (after an opening word and comma too: "So, ...") beside a described paper, the two said alike
+    # (probe149 th031, probe98 qp028, probe110 rc028)
+    r"|(?:^|(?<=[.?!]\s))(?:\w+,\s+)?([^:;?,.]+?)\s+and\s+(the\s+[^:;?,.]+?\s+(?:paper|work|study|abstract|one))"
+    r"\s+(?:(?:are|were)\s+)?(?:both|each)\b",
     re.IGNORECASE,
 )
 _THE = re.compile(r"^the\s+|\s+(?:paper|work|study|abstract|one|benchmark|dataset|method|model|approach)$",
@@ -2184,8 +2189,9 @@ def _compared_phrases(question: str) -> list[str]:
     if not match:
         return []
     sides = [side for side in match.groups() if side and side.lower().startswith("the ")]
-    first, second = match.group(5), match.group(6)
-    if first and match.start(5) == 0 and not re.match(rf"{_OPENING_WORDS}\b", first, re.IGNORECASE) \
+    bare = 13 if match.group(13) else 5  # (the "vs" pair, or the pair said alike)
+    first, second = match.group(bare), match.group(bare + 1)
+    if first and (match.start(bare) == 0 or bare == 13) and not re.match(rf"{_OPENING_WORDS}\b", first, re.I) \
             and not _ANY_DASH.search(first):
         # (a bare side beside a definite one: "finch call benchmark vs the AV-LLM multi-speaker video paper")
         sides = [first, _ANY_DASH.split(second, maxsplit=1)[0]]

@@ -1091,6 +1091,11 @@ def test_function_words_typed_transposed_are_read_as_meant() -> None:
     ("GlowNet and the coastal flood forecasting study are both cheap. What does each cost?",
      ["coastal flood forecasting"]),
     ("The drifting capsules and the flood maps were each validated at sea; how?", ["drifting capsules", "flood maps"]),
+    # ... and a bare side opening the sentence beside a described paper, "both" said of the two
+    ("Firefly flash counting and the coastal flood forecasting study both seem to need volunteers. Why?",
+     ["coastal flood forecasting", "Firefly flash counting"]),
+    ("So, reef noise mapping and the drifting capsule paper both stall at sea. Which recovers?",
+     ["drifting capsule", "reef noise mapping"]),
     # "vs" inside the question's own words, or after a dash, sets no papers side by side
     ("How much of this collection is coral counting vs river mapping?", []),
     # a clause with its subject opening the question is no noun phrase: "versus" contrasts inside it
