@@ -93,6 +93,9 @@ FORM_WORDS = PAPER_WORDS | frozenset(
     "shows showed shown showing "
     # the asking frame: "I just want to know which ones were tested on clinical material", "... - which fit?"
     "want wants need needs know fit fits qualify qualifies "
+    # ... and what the papers intend, framing what they do ("Which works aim to cut the compute ...?": "aim" had been
+    # a third of the criterion "aim cut compute", which the token-merging paper's "reducing ... computation" missed)
+    "aim aims aiming try tries trying seek seeks attempt attempts "
     # chat asides typed in passing ("tbh i want stuff that ..."): no abstract writes them
     "tbh tbf imo imho btw fwiw idk "
     # ... and hedges and a pronoun typed as said ("Which of em do synthetic experiments first ...? Sim-to-real vibes,

@@ -217,6 +217,10 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Need stuff that maps reefs from the air. My boat is tiny lol", "maps reefs air"),
     # a hedge and "em" typed in passing (probe153 tm014)
     ("Which of em map reefs from the air? drone vibes, kinda", "map reefs air"),
+    # what the papers intend frames what they do (probe14 k024)
+    ("Which works aim to map reefs from the air?", "map reefs air"),
+    ("Which papers try to map reefs from the air?", "map reefs air"),
+    ("Which papers seek to map reefs from the air, or attempt it?", "map reefs air"),
     # an analogy in parentheses (probe154 tn014)
     ("Which papers map reefs from the air (akin to a census of a forest)?", "map reefs air"),
     # the asker and the corpus
@@ -746,7 +750,7 @@ def test_experiments_on_something_frame_the_criterion() -> None:
      ["label-free", "label-free count corals reef without annotation", "label-free count corals reef annotation-free"]),
     ("coral papers, that is, work on reef-building animals", ["coral", "reef-building animals"]),
     # ... as does an appositive "something ..." (probe150 ti005)
-    ("explicitly label-free, something you aim at a new reef camera", ["label-free", "aim reef camera"]),
+    ("explicitly label-free, something you aim at a new reef camera", ["label-free", "reef camera"]),
     # "either A or B" splits, however long each side (probe150 ti008)
     ("systems of reefs, either drone surveys over whole atolls or divers tallying single coral colonies",
      ["systems reefs drone surveys whole atolls", "systems reefs divers tallying single coral colonies"]),
@@ -757,9 +761,9 @@ def test_experiments_on_something_frame_the_criterion() -> None:
      ["identifiability statements", "complexity results", "bounds"]),
     # so does one dash; "zero X" is also written "X-free"
     ("counting corals with zero labels \u2014 you just aim a camera at the reef",
-     ["counting corals zero labels", "counting corals label-free", "aim camera reef"]),
+     ["counting corals zero labels", "counting corals label-free", "camera reef"]),
     ("counting corals with zero labels - you just aim a camera at the reef",  # (a dash typed as a hyphen)
-     ["counting corals zero labels", "counting corals label-free", "aim camera reef"]),
+     ["counting corals zero labels", "counting corals label-free", "camera reef"]),
     # examples between dashes, or after a dash at the end, as in a parenthesis
     ("ocean sensing \u2014 sonar, lidar or tide gauges \u2014 at scale", ["ocean sensing scale", "sonar", "lidar",
                                                                        "tide gauges"]),
