@@ -1451,8 +1451,10 @@ def _counted_papers(question: str) -> Iterator[tuple[str, str, str, bool]]:
 
 
 _DESCRIBED_COUNT = re.compile(r"(?<!these\s)(?<!those\s)\b(two|three|four|both|[234])\s+"  # not "these two": a pointer
-                              r"(?:of\s+(?:the|these)\s+)?(?:[\w-]+\s+){0,2}?(?:papers|abstracts|works|studies|articles|submissions|posters|projects"
-                              r"|(benchmarks|datasets|methods|frameworks))\b",
+                              # ("Two of these are about ...": of the papers in view, no noun said)
+                              r"(?:of\s+(?:these|those|them)\s+(?=(?:are|were|do|did|have)\b)"
+                              r"|(?:of\s+(?:the|these)\s+)?(?:[\w-]+\s+){0,2}?(?:papers|abstracts|works|studies|articles|submissions"
+                              r"|posters|projects|(benchmarks|datasets|methods|frameworks))\b)",
                               re.IGNORECASE)
 # "Of these, the two that prove a lower bound: ...": the count with its clause stands for papers too
 _THE_COUNT_THAT = re.compile(r"\bthe\s+(two|three|four|[234])\s+(?:that|which|who)\b", re.IGNORECASE)

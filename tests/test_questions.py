@@ -1497,6 +1497,10 @@ def test_a_question_asking_whether_one_named_paper_beats_another(mini, question,
      "Two of the new benchmarks verify their labels."),
     ("How large are both datasets?", 0, ""),
     ("How do these two papers differ?", 0, ""),
+    # "Two of these" counts the papers in view, no noun said (probe100 qs021); asked for, a list
+    ("Two of these are about coral reefs. What is each trying to do?", 2,
+     "Two of these are about coral reefs."),
+    ("Which two of these are about coral reefs?", 0, ""),
     # the count with a relative clause stands for its papers
     ("Several papers ask what to label on a budget. Of these, the two that prove a lower bound: what governs it?", 2,
      "Of these, the two that prove a lower bound: what governs it?"),
