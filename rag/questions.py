@@ -73,6 +73,12 @@ _SET_NOUN = rf"(?:{_PAPER_NOUNS}|ones|methods|approaches|techniques|frameworks)"
 # The papers a relative clause describes, as wished for ("I need the ones that ...", "I'd like the studies which ...").
 _THE_ONES = rf"the\s+(?:{_PAPER_NOUNS}|ones)"
 _RELATIVE = r"(?:that|which|where|whose)\b"
+# The verbs a question asks papers to do, in the form agreeing with a plural subject ("Which use ...?"): not a noun
+# too ("study", "work", "benchmark" head a noun phrase after "which")
+_PLURAL_VERBS = ("use|involve|propose|introduce|report|present|address|tackle|consider|deal|focus|rely|evaluate|test"
+                 "|prove|derive|train|apply|build|include|contain|combine|analy[sz]e|measure|examine|explore"
+                 "|investigate|discuss|mention|cover|look|make|offer|provide|release|need|require|leverage|employ"
+                 "|adapt|fine-tune|show|find|try|aim|target|touch|go|have")
 _SET_VALUED = re.compile(
     rf"\b(?:which|what|list|name|find|show|enumerate|are\s+there|how\s+many|any|(?:looking|searching)\s+for)\b[^?.]*?"
     rf"\b(?!ones\b){_SET_NOUN}\b"
@@ -127,7 +133,10 @@ _SET_VALUED = re.compile(
     rf"{_SET_NOUN}\b\s*(?:\?+(?:\s|$)|$|\(|(?=(?:incl\.?|including)\b))"  # (and more after: "...methods?? need ...")
     # ("could you point me to every paper in this collection that explicitly describes ...")
     r"|\bpoint\s+(?:me\s+)?(?:to|at)\s+(?:the|all|any|every)\b"
-    r"|\bevery\s+(?:paper|study|abstract|submission|work)\s+(?:(?:in|of)\s+(?:[\w-]+\s+){1,3}?)?(?:that|which|where)\b",
+    r"|\bevery\s+(?:paper|study|abstract|submission|work)\s+(?:(?:in|of)\s+(?:[\w-]+\s+){1,3}?)?(?:that|which|where)\b"
+    # ... and "which" opening a sentence before a verb agreeing with a plural: "which use self-supervised learning?"
+    # asks which papers do (probe159 tu011); "Which uses fewer labels, A or B?" picks one
+    rf"|(?:^|[.?!:;]\s+)\W*which\s+(?:{_PLURAL_VERBS})\b(?!\s+(?:you|i|we)\b)",
     re.IGNORECASE,
 )
 # Negation as English forms it: "do/are not", "not" before a relation or participle, "no" after a verb

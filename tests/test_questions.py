@@ -135,6 +135,9 @@ def test_the_name_index_finds_exactly_what_scanning_every_abstract_finds(seeds, 
     "Give me the 'drone survey' papers: the ones mapping reefs from the air.",
     "Survey side of things: who is mapping reefs from the air?",
     "Which of em map reefs from the air? drone vibes, kinda",  # ("em" typed for "them", probe153 tm014)
+    # "which" opening a sentence before a verb agreeing with a plural (probe159 tu011)
+    "which use sonar?",
+    "Reef people here. Which involve drone surveys of lagoons?",
 ])
 def test_questions_about_sets_of_papers_suggest_a_list(question) -> None:
     plan = plan_question(question, [])
@@ -162,6 +165,8 @@ def test_works_and_studies_after_one_paper_are_its_verb(question) -> None:
     "Which paper proposes a benchmark of failed agent runs?",
     "What paper introduces drifting sensor capsules?",
     "Which method processes the most frames per second?",
+    "Which uses fewer divers, the sonar survey or the drone one?",  # (the singular verb picks one)
+    "Which do you recommend for a lagoon survey?",
     "What does the detector count?",
     "How are the capsules recovered?",
 ])
