@@ -73,8 +73,8 @@ _SET_NOUN = rf"(?:{_PAPER_NOUNS}|ones|methods|approaches|techniques|frameworks)"
 # The papers a relative clause describes, as wished for ("I need the ones that ...", "I'd like the studies which ...").
 _THE_ONES = rf"the\s+(?:{_PAPER_NOUNS}|ones)"
 _RELATIVE = r"(?:that|which|where|whose)\b"
-# The verbs a question asks papers to do, in the form agreeing with a plural subject ("Which use ...?"): not a noun
-# too ("study", "work", "benchmark" head a noun phrase after "which")
+# The verbs a question asks papers to do, in the form agreeing with a plural subject ("Which use ...?"), leaving out
+# those that mostly head a noun phrase after "which" ("study", "work"; "Which study uses RL?" seeks one paper)
 _PLURAL_VERBS = ("use|involve|propose|introduce|report|present|address|tackle|consider|deal|focus|rely|evaluate|test"
                  "|prove|derive|train|apply|build|include|contain|combine|analy[sz]e|measure|examine|explore"
                  "|investigate|discuss|mention|cover|look|make|offer|provide|release|need|require|leverage|employ"
