@@ -603,7 +603,7 @@ _COMPARED = re.compile(
     r"(?:what|how|which|terms)\b|$)"
     r"|\bhow\s+(?:do|does|did)\s+(.+?)\s+and\s+(.+?)\s+(?:differ|compare|relate)\b"
     # "SIF versus the Compositional Stress Index: what does each measure?"
-    r"|(?:^|[:;?.]\s*)([^:;?,.]+?)\s+(?:vs\.?|versus)\s+([^:;?,.]+?)\s*(?=[:;?,.]|$)"
+    r"|(?:^|[:;?.]\s*)(?P<vs_first>[^:;?,.]+?)\s+(?:vs\.?|versus)\s+(?P<vs_second>[^:;?,.]+?)\s*(?=[:;?,.]|$)"
     # "SIF and the Compositional Stress Index are both diagnostics": two things said alike, set side by side
     r"|\b([^:;?,.]+?)\s+and\s+(the\s+[^:;?,.]+?)\s+(?:are|were)\s+(?:both|each)\b"
     # "Both the chatbot overconfidence fix and the causal-discovery paper ...": the paper noun heads both sides,
@@ -615,7 +615,8 @@ _COMPARED = re.compile(
     # "Zebra finch caller attribution and the genetic tabular-model study both seem to ...": a bare side opening
     # the sentence (after an opening word and comma too: "So, ...") beside a described paper, the two said alike
     # (probe149 th031, probe98 qp028, probe110 rc028)
-    r"|(?:^|(?<=[.?!]\s))(?:\w+,\s+)?([^:;?,.]+?)\s+and\s+(the\s+[^:;?,.]+?\s+(?:paper|work|study|abstract|one))"
+    r"|(?:^|(?<=[.?!]\s))(?:\w+,\s+)?(?P<alike_first>[^:;?,.]+?)\s+and\s+"
+    r"(?P<alike_second>the\s+[^:;?,.]+?\s+(?:paper|work|study|abstract|one))"
     r"\s+(?:(?:are|were)\s+)?(?:both|each)\b",
     re.IGNORECASE,
 )
@@ -2200,9 +2201,10 @@ def _compared_phrases(question: str) -> list[str]:
     if not match:
         return []
     sides = [side for side in match.groups() if side and side.lower().startswith("the ")]
-    bare = 13 if match.group(13) else 5  # (the "vs" pair, or the pair said alike)
-    first, second = match.group(bare), match.group(bare + 1)
-    if first and (match.start(bare) == 0 or bare == 13) and not re.match(rf"{_OPENING_WORDS}\b", first, re.I) \
+    alike = match.group("alike_first") is not None  # (the pair said alike opens its sentence by its pattern)
+    first, second = (match.group("alike_first"), match.group("alike_second")) if alike \
+        else (match.group("vs_first"), match.group("vs_second"))
+    if first and (alike or match.start("vs_first") == 0) and not re.match(rf"{_OPENING_WORDS}\b", first, re.I) \
             and not _ANY_DASH.search(first):
         # (a bare side beside a definite one: "finch call benchmark vs the AV-LLM multi-speaker video paper")
         sides = [first, _ANY_DASH.split(second, maxsplit=1)[0]]
