@@ -95,7 +95,7 @@ FORM_WORDS = PAPER_WORDS | frozenset(
     "want wants need needs know fit fits qualify qualifies "
     # ... and what the papers intend, framing what they do ("Which works aim to cut the compute ...?": "aim" had been
     # a third of the criterion "aim cut compute", which the token-merging paper's "reducing ... computation" missed)
-    "aim aims aiming try tries trying seek seeks attempt attempts "
+    "aim aims aimed aiming try tries tried trying seek seeks sought seeking attempt attempts attempted attempting "
     # chat asides typed in passing ("tbh i want stuff that ..."): no abstract writes them
     "tbh tbf imo imho btw fwiw idk "
     # ... and hedges and a pronoun typed as said ("Which of em do synthetic experiments first ...? Sim-to-real vibes,

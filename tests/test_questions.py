@@ -226,6 +226,9 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Which works aim to map reefs from the air?", "map reefs air"),
     ("Which papers try to map reefs from the air?", "map reefs air"),
     ("Which papers seek to map reefs from the air, or attempt it?", "map reefs air"),
+    # ... in the past tense too (probe168 ud012, "any papers aimed at cutting the compute ...")
+    ("any papers aimed at mapping reefs from the air", "mapping reefs air"),
+    ("Which works attempted or sought to map reefs from the air?", "map reefs air"),
     # an analogy in parentheses (probe154 tn014)
     ("Which papers map reefs from the air (akin to a census of a forest)?", "map reefs air"),
     # the asker and the corpus
