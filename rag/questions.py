@@ -612,6 +612,13 @@ _COMPARED = re.compile(
     # "How does the overconfidence-fixing method compare with the picture-generator study when ...?"
     r"|\bhow\s+(?:do|does|did)\s+(the\s+[^:;?,.]+?)\s+(?:compare|stack\s+up|differ)\s+(?:with|to|against|from)\s+"
     r"(the\s+[^:;?,.]+?)\s*(?=\s(?:when|in|on|for|regarding|as)\s|[:;?,.]|$)"
+    # "How is the failure-attribution benchmark different from the role-update method?": one said to differ from
+    # the other, as "differ from" says
+    r"|\b(?:is|are|was|were)\s+(the\s+[^:;?,.]+?)\s+(?:so\s+|really\s+)?(?:different|distinct)\s+from\s+"
+    r"(the\s+[^:;?,.]+?)\s*(?=\s(?:when|in|on|for|regarding|as)\s|[:;?,.]|$)"
+    # "the DPO curation and the social learning papers": a plural paper noun after two definite descriptions heads
+    # both, one paper each
+    r"|\b(the\s+[^:;?,.]+?)\s+and\s+(the\s+[^:;?,.]+?)\s+(?:papers|works|studies|abstracts)\b"
     # "Zebra finch caller attribution and the genetic tabular-model study both seem to ...": a bare side opening
     # the sentence (after an opening word and comma too: "So, ...") beside a described paper, the two said alike
     # (probe149 th031, probe98 qp028, probe110 rc028)

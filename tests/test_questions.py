@@ -1108,6 +1108,12 @@ def test_function_words_typed_transposed_are_read_as_meant() -> None:
      ["coastal flood forecasting", "Firefly flash counting"]),
     ("So, reef noise mapping and the drifting capsule paper both stall at sea. Which recovers?",
      ["drifting capsule", "reef noise mapping"]),
+    # one said to be different from the other, as "differ from" says
+    ("How is the drifting capsule benchmark different from the flood forecasting method?",
+     ["drifting capsule", "flood forecasting"]),
+    ("In what ways is the reef noise dataset distinct from the coastal flood study?", ["reef noise", "coastal flood"]),
+    # a plural paper noun after two definite descriptions heads both
+    ("Which sensors do the drifting capsule and the coastal flood papers use?", ["drifting capsule", "coastal flood"]),
     # "vs" inside the question's own words, or after a dash, sets no papers side by side
     ("How much of this collection is coral counting vs river mapping?", []),
     # a clause with its subject opening the question is no noun phrase: "versus" contrasts inside it
