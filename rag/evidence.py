@@ -1075,7 +1075,9 @@ OWN_LIMITS = frozenset(["limitation", "limitations", "weakness", "weaknesses", "
 RELEASED_THINGS = frozenset(["code", "github", "repository", "repo", "open-source", "opensource"])
 # Nor which checks of their own design they ran: an ablation asked about and unwritten is "not stated" ("Did the DGP
 # paper ablate the dynamic gating?" had quoted DGP's gains, probe75 pq035); a reviewer's standing question.
-_CHECKS_RUN = frozenset(["ablation", "ablations", "ablate", "ablated", "ablating", "hyperparameter", "hyperparameters"])
+# The training setup is such a field too ("Which optimizer was used to train VolumeProbe?" had quoted its variants).
+_CHECKS_RUN = frozenset(["ablation", "ablations", "ablate", "ablated", "ablating", "hyperparameter", "hyperparameters",
+                         "optimizer", "optimizers", "optimiser", "optimisers", "epoch", "epochs"])
 # ... nor how they report their statistics: seeds, significance, intervals, annotators' agreement ("Were RISE's gains
 # averaged over several random seeds?" had quoted the gains; "What was the inter-annotator agreement on Who&When Pro's
 # labels?" the benchmark's size; seven tuning questions).

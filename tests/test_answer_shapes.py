@@ -748,10 +748,14 @@ def test_an_ablation_asked_about_and_never_written_is_not_stated(seed_assistant)
     ("Did the Who&When Pro annotation study get IRB sign-off?", "IRB"),
     ("Were the DaTMe user studies run with participants' consent?", "consent"),
     ("Did the V33DA recordings pass an animal-welfare check?", "welfare"),
+    # ... and the training setup
+    ("Which optimizer trained the DaTMe backbone?", "optimizer"),
+    ("For how many epochs was VolumeProbe pretrained?", "epochs"),
 ])
 def test_statistics_or_oversight_asked_about_and_never_written_are_not_stated(seed_assistant, question, term) -> None:
-    """How results are reported (seeds, significance, intervals, annotators' agreement) and the oversight a study
-    went through (ethics review, consent, a regulator's clearance) are fields abstracts seldom fill, like an ablation:
+    """How results are reported (seeds, significance, intervals, annotators' agreement), the oversight a study went
+    through (ethics review, consent, a regulator's clearance) and its training setup (optimizer, epochs) are fields
+    abstracts seldom fill, like an ablation:
     "Were RISE's gains averaged over several random seeds?" had quoted the gains, and the finch benchmark's size had
     answered whether its project went through an animal-welfare review."""
     answer = seed_assistant.answer(question)
