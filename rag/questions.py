@@ -549,7 +549,7 @@ _COLLECTION = re.compile(rf"\b(?:this|these|the)\s+(?:collection|corpus|set|pape
 # ("on top of" is no winner: "what's it built on top of", "what does V33DA++ add on top of V33DA" had been told the
 # abstract "does not say which one is the top", probe120 rm022, probe73 pn004)
 _WINNER = re.compile(r"\b(?:which|what|who)\b.*\b((?:best|worst|highest|lowest|strongest|weakest|fastest"
-                     r"|top(?!\s+of\b)|largest|biggest|smallest|greatest|longest|shortest|fewest"
+                     r"|top(?!\s+of\b)|largest|biggest|smallest|greatest|longest|shortest|fewest|hardest|easiest|toughest"
                      r"|(?:most|least)\s+(?:accurate|effective|efficient|successful|robust))\b)",
                      re.IGNORECASE)
 _DEFINITION = re.compile(r"\b(?:stand\s+for|acronym|abbreviation|short\s+for"

@@ -1221,6 +1221,8 @@ def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
     ("What is the top model on the hardest split?", "winner"),
     ("Which encoder does GlowNet stack on top of?", "any"),  # (probe120 rm022)
     ("What is the fastest detector in the study?", "winner"),
+    ("Which of the reef sites is hardest to survey?", "winner"),  # (how hard: a superlative as "largest" is)
+    ("Which split was the easiest for GlowNet?", "winner"),
     ("Why do the capsules dissolve?", "reason"),
     ("What does GNN stand for?", "definition"),
     ("What is a grid graph?", "definition"),
