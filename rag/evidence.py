@@ -1075,9 +1075,11 @@ OWN_LIMITS = frozenset(["limitation", "limitations", "weakness", "weaknesses", "
 RELEASED_THINGS = frozenset(["code", "github", "repository", "repo", "open-source", "opensource"])
 # Nor which checks of their own design they ran: an ablation asked about and unwritten is "not stated" ("Did the DGP
 # paper ablate the dynamic gating?" had quoted DGP's gains, probe75 pq035); a reviewer's standing question.
-# The training setup is such a field too ("Which optimizer was used to train VolumeProbe?" had quoted its variants).
-_CHECKS_RUN = frozenset(["ablation", "ablations", "ablate", "ablated", "ablating", "hyperparameter", "hyperparameters",
-                         "optimizer", "optimizers", "optimiser", "optimisers", "epoch", "epochs"])
+_CHECKS_RUN = frozenset(["ablation", "ablations", "ablate", "ablated", "ablating"])
+# ... nor how they trained: hyperparameters, the optimizer, epochs ("Which optimizer was used to train VolumeProbe?"
+# had quoted its two variants)
+_TRAINING_SETUP = frozenset(["hyperparameter", "hyperparameters", "optimizer", "optimizers", "optimiser", "optimisers",
+                             "epoch", "epochs"])
 # ... nor how they report their statistics: seeds, significance, intervals, annotators' agreement ("Were RISE's gains
 # averaged over several random seeds?" had quoted the gains; "What was the inter-annotator agreement on Who&When Pro's
 # labels?" the benchmark's size; seven tuning questions).
@@ -1088,7 +1090,7 @@ _STATISTICS_REPORTED = frozenset(["seed", "seeds", "significance", "intervals", 
 # animal-welfare review?" the benchmark's size, probe148 tg019, tg037).
 _OVERSIGHT = frozenset(["ethics", "ethical", "irb", "consent", "regulator", "regulators", "regulatory", "fda",
                         "clearance", "welfare"])
-_SELDOM_WRITTEN = RELEASED_THINGS | _CHECKS_RUN | _STATISTICS_REPORTED | _OVERSIGHT
+_SELDOM_WRITTEN = RELEASED_THINGS | _CHECKS_RUN | _TRAINING_SETUP | _STATISTICS_REPORTED | _OVERSIGHT
 
 
 def _shipping(entry: Banked, released: set[str]) -> Sentence | None:

@@ -594,6 +594,10 @@ _ONE_AND_ANOTHER = re.compile(
     r"(?:that\s+|which\s+|on\s+|about\s+)?([^;:?.]+?)(?=,\s*(?:which|what|how|why|where|when)\b|[;:?.]|$)",
     re.IGNORECASE,
 )
+# A side of a comparison described definitely ("the picture-generator study"), and where a side said to compare with or
+# differ from another ends: at a clause going on ("when ...", "in ...") or at punctuation
+_DEFINITE_SIDE = r"the\s+[^:;?,.]+?"
+_SIDE_END = r"\s*(?=\s(?:when|in|on|for|regarding|as)\s|[:;?,.]|$)"
 # "Compare/contrast A with B" and "How do A and B differ": the two sides, each up to its clause's end.
 _COMPARED = re.compile(
     # (the second side a definite description or a name: "compare the approach that adapts a model to scientific
@@ -605,20 +609,20 @@ _COMPARED = re.compile(
     # "SIF versus the Compositional Stress Index: what does each measure?"
     r"|(?:^|[:;?.]\s*)(?P<vs_first>[^:;?,.]+?)\s+(?:vs\.?|versus)\s+(?P<vs_second>[^:;?,.]+?)\s*(?=[:;?,.]|$)"
     # "SIF and the Compositional Stress Index are both diagnostics": two things said alike, set side by side
-    r"|\b([^:;?,.]+?)\s+and\s+(the\s+[^:;?,.]+?)\s+(?:are|were)\s+(?:both|each)\b"
+    rf"|\b([^:;?,.]+?)\s+and\s+({_DEFINITE_SIDE})\s+(?:are|were)\s+(?:both|each)\b"
     # "Both the chatbot overconfidence fix and the causal-discovery paper ...": the paper noun heads both sides,
     # or opens the second ("Both the songbird-calls dataset and the paper on video AIs ...")
-    r"|\bboth\s+(the\s+[^:;?,.]+?)\s+and\s+(the\s+(?:[^:;?,.]+?\s+)?(?:paper|work|study|abstract))\b"
+    rf"|\bboth\s+({_DEFINITE_SIDE})\s+and\s+(the\s+(?:[^:;?,.]+?\s+)?(?:paper|work|study|abstract))\b"
     # "How does the overconfidence-fixing method compare with the picture-generator study when ...?"
-    r"|\bhow\s+(?:do|does|did)\s+(the\s+[^:;?,.]+?)\s+(?:compare|stack\s+up|differ)\s+(?:with|to|against|from)\s+"
-    r"(the\s+[^:;?,.]+?)\s*(?=\s(?:when|in|on|for|regarding|as)\s|[:;?,.]|$)"
+    rf"|\bhow\s+(?:do|does|did)\s+({_DEFINITE_SIDE})\s+(?:compare|stack\s+up|differ)\s+(?:with|to|against|from)\s+"
+    rf"({_DEFINITE_SIDE}){_SIDE_END}"
     # "How is the failure-attribution benchmark different from the role-update method?": one said to differ from
     # the other, as "differ from" says
-    r"|\b(?:is|are|was|were)\s+(the\s+[^:;?,.]+?)\s+(?:so\s+|really\s+)?(?:different|distinct)\s+from\s+"
-    r"(the\s+[^:;?,.]+?)\s*(?=\s(?:when|in|on|for|regarding|as)\s|[:;?,.]|$)"
+    rf"|\b(?:is|are|was|were)\s+({_DEFINITE_SIDE})\s+(?:so\s+|really\s+)?(?:different|distinct)\s+from\s+"
+    rf"({_DEFINITE_SIDE}){_SIDE_END}"
     # "the DPO curation and the social learning papers": a plural paper noun after two definite descriptions heads
     # both, one paper each
-    r"|\b(the\s+[^:;?,.]+?)\s+and\s+(the\s+[^:;?,.]+?)\s+(?:papers|works|studies|abstracts)\b"
+    rf"|\b({_DEFINITE_SIDE})\s+and\s+({_DEFINITE_SIDE})\s+(?:papers|works|studies|abstracts)\b"
     # "Zebra finch caller attribution and the genetic tabular-model study both seem to ...": a bare side opening
     # the sentence (after an opening word and comma too: "So, ...") beside a described paper, the two said alike
     # (probe149 th031, probe98 qp028, probe110 rc028)
