@@ -227,7 +227,7 @@ class Assistant:
         filters = stated.narrowed(filters)
         gathered = self.gatherer.gather(plan, history, paper_ids, top_k or self.settings.top_k, filters or None)
         answer = Answer(question=question, text="", sources=gathered.sources, mode="extractive", plan=plan,
-                        kind=gathered.kind, filters=filters or None,
+                        kind=gathered.kind, filters=filters or None, notice=gathered.unmatched or None,
                         more=[MoreMatch(m.paper_id, self.by_id[m.paper_id].label, m.sentence.text, round(m.score, 4))
                               for m in gathered.more])
         answer.timings["retrieval"] = time.perf_counter() - started
@@ -292,7 +292,8 @@ class Assistant:
         except GenerationError as exc:
             yield checker.finish()
             answer.mode = "fallback"
-            answer.notice = fallback_notice(exc, partial=bool(checker.report.text.strip()))
+            failed = fallback_notice(exc, partial=bool(checker.report.text.strip()))
+            answer.notice = f"{answer.notice} {failed}" if answer.notice else failed
             if checker.report.text.strip():
                 yield checker.feed("\n\n---\n\n")
             yield from self._extractive_deltas(answer, gathered, checker)

@@ -191,6 +191,7 @@ ONE_PAPER_ABSENT = 0.5
 # write; a longer one describes papers in the asker's own words ("dissect how pretrained models break down").
 TOPIC_TERMS = 3
 MAX_LISTED = 20  # a list answer shows at most this many papers (the count says how many match)
+UNMATCHED_CLOSEST = 2  # papers offered as closest to a compared side no abstract matched (chosen, not tuned)
 # A clause's second-best sentence is quoted too when it scores at least this share of the clause's best: the asked
 # detail of a paraphrase question is often second ("What auxiliary information does it rely on instead?": "We instead
 # leverage metadata ..." after "It encourages the representation to preserve informative factors ..."). Chosen on dev
@@ -288,6 +289,7 @@ class Gathered:
     lead: Evidence | None = None  # quoted first, before its paper's other sentences: the definition asked for
     premise_check: bool = False  # a "why" question: the quote is offered to check its premise against
     weak: bool = False  # a fact found by search whose best sentence is only loosely about the question (WEAK_MATCH)
+    unmatched: str = ""  # a comparison's side no abstract matched, said with the papers closest to it
     by_relevance: bool = True  # evidence is ordered by relevance to the question (else in abstract order)
     criterion: str = ""  # as a list header names it, quoted: '"audio" or "video"'
     negated: bool = False
@@ -379,9 +381,11 @@ class Gatherer:
                 return sized
         if len(pointed) >= 2 and (plan.kind == "compare" or not subject_terms(plan) and plan.expects == "any"):
             return self._compare(plan, pointed[:MAX_COMPARED], scope, k)
-        if len(pointed) == 1 and asks_gist(plan):
-            return self._summary(plan, pointed, scope, k)
-        return self._fact(plan, pointed, scope, k)
+        gathered = self._summary(plan, pointed, scope, k) if len(pointed) == 1 and asks_gist(plan) \
+            else self._fact(plan, pointed, scope, k)
+        if plan.kind == "compare" and len(plan.described) + len(plan.targets) >= 2:
+            gathered.unmatched = self._unmatched(plan, pointed, scope)
+        return gathered
 
     def _size_comparison(self, plan: QuestionPlan, pointed: list[str], scope: Scope, k: int) -> Gathered | None:
         """ "Which benchmark is the largest?" (not "how many"): the papers asked about, or else those that are a
@@ -467,15 +471,8 @@ class Gatherer:
         named = list(dict.fromkeys(pid for pid in pointed if pid))
         back = plan.pointed_back if plan.described and not named else []  # ("it" and "the other diffusion paper")
         pointed = named + back
-        by_description: dict[str, list[Scored]] = {}
-        for phrase in plan.described:
-            if self._describes_named(phrase, named):
-                continue
-            among = f"{phrase} {plan.described_among}" if plan.described_among else phrase  # (of the set named)
-            by_description[phrase] = [s for s in self.retriever.rank(among, paper_ids=scope.ids, mode=self.mode,
-                                                                     filters=scope.filters, describing=True)
-                                      if s.paper_id not in scope.avoided and s.paper_id not in back
-                                      and (s.lexical > 0 or s.dense >= DESCRIBED_MIN)]
+        by_description = {phrase: self._described_by(phrase, plan, scope, back) for phrase in plan.described
+                          if not self._describes_named(phrase, named)}
         pointed += [pid for pid in dict.fromkeys(_described_papers(by_description, bool(plan.compared_count), pointed))
                     if pid not in pointed]
         if not pointed and plan.carried and not plan.counted_anew and self._is_followup(plan, scope):
@@ -501,6 +498,30 @@ class Gatherer:
             pointed = [p for p in pointed if p in scope.ids] or (
                 list(scope.ids) if len(scope.ids) <= MAX_COMPARED and not plan.set_valued else [])
         return pointed
+
+    def _described_by(self, phrase: str, plan: QuestionPlan, scope: Scope, back: Sequence[str] = ()) -> list[Scored]:
+        """The papers a description may point at, best first: those writing any of its words, or close enough in
+        meaning (DESCRIBED_MIN)."""
+        among = f"{phrase} {plan.described_among}" if plan.described_among else phrase  # (of the set named)
+        return [s for s in self.retriever.rank(among, paper_ids=scope.ids, mode=self.mode, filters=scope.filters,
+                                               describing=True)
+                if s.paper_id not in scope.avoided and s.paper_id not in back
+                and (s.lexical > 0 or s.dense >= DESCRIBED_MIN)]
+
+    def _unmatched(self, plan: QuestionPlan, pointed: Sequence[str], scope: Scope) -> str:
+        """What a comparison answered about fewer papers than it set side by side says: which description no
+        abstract matched, and the papers closest to it. "What separates the paper on copying peers from the paper
+        on blaming roles in agent pipelines?" had quoted the role paper alone, as if it were the whole answer."""
+        missing = [phrase for phrase in plan.described if not self._described_by(phrase, plan, scope)]
+        if not missing:
+            return ""
+        closest = [s.paper_id for s in self.retriever.rank(missing[0], paper_ids=scope.ids, mode=self.mode,
+                                                           filters=scope.filters, describing=True)
+                   if s.paper_id not in pointed and s.paper_id not in scope.avoided][:UNMATCHED_CLOSEST]
+        covered = f"this answer covers {_named(pointed, self.papers)} only" if pointed else "nothing is compared"
+        nearest = ", ".join(f"{self.papers[pid].label} ({pid})" for pid in closest)
+        return f'No abstract clearly matches "{missing[0]}", so {covered}.' \
+            + (f" Closest to it: {nearest}." if nearest else "")
 
     def _describes_named(self, phrase: str, named: Sequence[str]) -> bool:
         """Whether a description is of a paper the question names, whose abstract writes all its words, each

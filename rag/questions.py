@@ -331,10 +331,13 @@ _LIST_TAIL = re.compile(r"(,[^,;:?.!]+)(?:,|\s+[-\u2013\u2014])?\s+"
 # "the ..." description, is its last word. Words are whole ("Qwen2.5" is one word, "model." is "model").
 _WORD_WHOLE = r"[\w&+'-]+(?:\.[\w&+'-]+)*(?![\w&+'-])"
 # Where a description of one compared paper ends and the comparison goes on: "the study on X differ from the ...",
-# "the paper on X use RL differently from RISE", "... have in common".
+# "the paper on X use RL differently from RISE", "... have in common", "is the paper on X different from ...",
+# "what sets the paper on X apart from the paper on Y" (a paper is not described as being from another paper: the
+# first side had run on to the end, and the question quoted one paper).
 # ("the paper arguing that moving motion between differently built bodies ...": "differently" modifies there)
 _COMPARISON_GOES_ON = (r"(?:differ|differs|differed|compared?|versus|vs)\b|(?:have|has)\s+in\s+common\b"
-                       r"|differently(?:\s+(?:from|than)\b|\s*[,;:?.!]|\s*$)")
+                       r"|differently(?:\s+(?:from|than)\b|\s*[,;:?.!]|\s*$)"
+                       r"|(?:different|distinct|apart)\s+from\b|from\s+the\s+(?:paper|work|study|abstract|one)\b")
 # ("on genes, ancestry and ...": a list; not "the one on X, the one on Y": two descriptions)
 # (a list's item opens with no auxiliary or wh-word: "When the whole thing gets it wrong, is there work on X and
 # Y?" had read "whole thing gets it wrong, is there" as a described paper)

@@ -275,3 +275,17 @@ def test_streaming_filter_checks_long_citation_markers(text, n_sources) -> None:
         streamed, checker = _stream(pieces, n_sources)
         assert streamed == batch.text, f"streamed {streamed!r}, batch {batch.text!r}"
         assert checker.report.removed == batch.removed
+
+
+def test_a_compared_side_no_abstract_matches_is_said_with_the_closest_papers(mini_assistant) -> None:
+    """A comparison that finds one of its two described papers says which description matched nothing and offers
+    the closest papers, in a notice (CLI note, UI warning, --json, export); it had answered from the found paper
+    alone, as if that were the whole comparison."""
+    found = mini_assistant.answer("What separates the paper on medieval poetry from the paper on nitrate in rivers?",
+                                  use_llm=False)
+    assert cited_ids(found) == ["m2"], found.text
+    assert found.notice and found.notice.startswith('No abstract clearly matches "medieval poetry"'), found.notice
+    assert "RiverSense only" in found.notice and "Closest to it: " in found.notice, found.notice
+    both = mini_assistant.answer("What separates the paper on firefly counting from the paper on nitrate in rivers?",
+                                 use_llm=False)
+    assert sorted(cited_ids(both)) == ["m1", "m2"] and both.notice is None, (both.text, both.notice)

@@ -1163,6 +1163,15 @@ def test_both_sides_of_a_comparison_are_described(mini, question, described) -> 
     # "How does the A compare with the B ...?": both definite sides
     ("How does the capsule-sinking method compare with the map-drifting study when it comes to cost?",
      ["map-drifting", "capsule-sinking"]),
+    # "what sets the paper on A apart from the paper on B", "is the paper on A different from ...": a paper is not
+    # described as being from another paper, so the first side ends there
+    ("What separates the paper on reef noise from the paper on flood maps?", ["reef noise", "flood maps"]),
+    ("What sets the paper on sinking capsules apart from the paper on firefly counting?",
+     ["sinking capsules", "firefly counting"]),
+    ("Is the paper on coral census sampling different from the study on tide tables?",
+     ["coral census sampling", "tide tables"]),
+    # ... while a description may say where its paper's data come from
+    ("The paper on counts from the reef survey: what does it measure?", ["counts from the reef survey"]),
     # a dataset of one word is a part of a paper, not a description of one
     ("What is the size of the training dataset used by GlowNet?", []),
     # nor, alone in a question, is a dataset or method described: the question's words find its paper
