@@ -219,9 +219,15 @@ _ASKER_DOES_NOT = r"(?:I|we)\s+(?:do\s*not|don['\u2019]?t)\s+"
 _NOT_BUT = (r"(?:\bnot|n['\u2019]t)\s+(?!(?:only|just|merely|simply|necessarily)\b)[^,;:?.!()]*?,?\s+but"
             r"(?:\s+rather)?(?=\s+(?!(?:not|also)\b))")  # (up to the space before B: "aren't X but" + " empirical")
 _CORRECTION = re.compile(_NOT_BUT, re.IGNORECASE)
+# ... nor does an elliptical one closing its clause, the other side of a split asked for ("Which papers decide which
+# token positions get full processing and which don't?", "identifiable (or not)"): it negates nothing of its own, and
+# the first had listed the 19 papers not deciding anything of the sort (probe175 uk008)
 _WAIVED = re.compile(r"\b(?:does|do|did)\s*(?:not|n['\u2019]?t)\s+(?:(?:have|need)\s+to\s+be|matter|care)\b"
                      rf"|\b{_ASKER_DOES_NOT}(?:count|include|mean)\b"
-                     r"|\bnot\s+necessarily\b|\bno\s+matter\b", re.IGNORECASE)
+                     r"|\bnot\s+necessarily\b|\bno\s+matter\b"
+                     r"|\b(?:and|or)\s+(?:which|those\s+that|the\s+ones\s+that|who)(?:\s+ones)?\s+"
+                     r"(?:do|does|did|are|is|were|was|have|has)\s*(?:not|n['\u2019]?t)\s*(?=[?.!,;:)]|$)"
+                     r"|\bor\s+not\s*(?=[?.!,;:)]|$)", re.IGNORECASE)
 # A negation inside a clause saying where or when ("situations where the relationships are not constant") is the
 # criterion's, not a complement asked for; so is one a reason is asked for ("Why do the cancer methods not transfer
 # well?" had listed the 16 papers not about it, probe97 qo015).
@@ -1589,8 +1595,8 @@ def _alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:
     split = _ALTERNATIVE.split(question)
     pieces = _shared_lead(split, drop)
     led = pieces != split
-    if len(pieces) >= 2:  # "A, B, or C": the commas of the list that ends in the last "or" separate alternatives
-        listed = _LIST_COMMA.split(pieces[-2])  # too ("X, e.g. A, B, C or D": A, B and C)
+    if len(pieces) >= 2 and not led:  # "A, B, or C": the commas of the list that ends in the last "or" separate
+        listed = _LIST_COMMA.split(pieces[-2])  # alternatives too ("X, e.g. A, B, C or D": A, B and C)
         if all(len(content_terms(item, drop)) <= LIST_ITEM_TERMS for item in [*listed[1:], pieces[-1]]) \
                 and _leads_a_list(listed[0]):
             pieces = [*pieces[:-2], *listed, pieces[-1]]
@@ -1634,7 +1640,8 @@ def _shared_lead(pieces: list[str], drop: Sequence[str]) -> list[str]:
     """ "self-supervised learning for pretraining or domain adaptation": an "or" after a preposition's short object
     joins two objects of it, so the words up to the preposition lead both sides ("domain adaptation" alone had
     listed the motion-retargeting and bird papers beside the two self-supervised ones)."""
-    if len(pieces) != 2 or "," in pieces[0] or len(content_terms(pieces[1], drop)) > 2:  # (not "A, B, or C")
+    if len(pieces) != 2 or ("," in pieces[0] and not _AFTER_COMMA_OBJECT.search(pieces[0])) \
+            or len(content_terms(pieces[1], drop)) > 2:  # (not "A, B, or C")
         return pieces
     lead = _LEAD_TO_OBJECT.match(pieces[0])
     # (a lead of generic words only frames: "applications in medicine or healthcare")
@@ -1643,6 +1650,9 @@ def _shared_lead(pieces: list[str], drop: Sequence[str]) -> list[str]:
 
 
 _LEAD_TO_OBJECT = re.compile(r"(.*\b(?:for|on|to|in|with|from|of|about))\s+(?:[\w-]+\s+){0,1}[\w-]+\s*$", re.IGNORECASE)
+# ... also after a comma that opens the preposition's phrase, no list's comma: "kernel methods, in the theory or the
+# experiments" asks for kernel methods in either; "the experiments" alone had listed ten papers (probe176 ul003)
+_AFTER_COMMA_OBJECT = re.compile(r",\s*(?:for|on|to|in|with|from|of|about)\s+[^,]*$", re.IGNORECASE)
 
 
 def _leads_a_list(first: str) -> bool:

@@ -443,6 +443,11 @@ def test_a_count_asked_for_adds_no_alternative() -> None:
     ("Which papers map reefs? I don't care about the region.", False),
     ("Which papers map reefs but not necessarily with drones?", False),
     ("Which papers don't need to be about reefs to count?", False),
+    # nor is an elliptical one closing its clause: the other side of a split asked for (probe175 uk008)
+    ("Which papers decide which reef sites get surveyed and which don't?", False),
+    ("Which papers use sonar and which ones do not?", False),
+    ("Any work on whether a reef's age is datable (or not)?", False),
+    ("Which papers decide which reef sites don't get surveyed?", True),
 ])
 def test_only_a_negation_in_the_set_question_asks_for_the_complement(question, negated) -> None:
     plan = plan_question(question, [])
@@ -806,6 +811,9 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     ("self-supervised reef mapping for surveys or restoration",
      ["self-supervised reef mapping surveys", "self-supervised reef mapping restoration"]),
     ("applications in reefs or kelp", ["applications reefs", "kelp"]),
+    # ... also after a comma opening the preposition's phrase, no list's comma (probe176 ul003)
+    ("reef sonar, in the surveys or the models", ["reef sonar surveys", "reef sonar models"]),
+    ("sonar, tide gauges or kelp", ["sonar", "tide gauges", "kelp"]),
     # a long criterion the "or" does not split keeps that lead once
     ("adapt a large pretrained reef model to tropical or temperate kelp",
      ["adapt large pretrained reef model tropical temperate kelp"]),
