@@ -358,6 +358,7 @@ _OPENING_WORDS = (r"(?:which|what|whose|any|each|every|a|an|one|this|that|these|
                   # others versus working things out alone" had been two papers compared)
                   r"|i|i['\u2019](?:m|ve|d)|we|we['\u2019](?:re|ve)|you|they)")
 _THE_PAPER = r"the\s+(?:paper|abstract|article|study|work|one)\b"
+_DEMONSTRATIVE = r"(?:this|that|these|those)\b"
 _THE_DESCRIBED_PAPER = r"the\s+(?:[\w-]+\s+){1,5}?(?:paper|abstract|article|study|work)\b"
 # The parts of a paper a description may name ("the benchmark for ...", "the dataset of ...", "the method that ...").
 _PART_NOUNS = r"(?:benchmark|dataset|method|approach|framework|technique|trick)"
@@ -406,8 +407,11 @@ _DESCRIBED = re.compile(
     rf"|(?i:\bthe\s+)((?:[\w&+.'-]*[\w&+'-]\s+){{0,4}}?(?!\d+(?:\.\d+)?[BMKT]\b)[\w&+.'-]*[A-Z][\w&+.'-]*"
     rf"(?:\s+[\w&+.'-]*[\w&+'-]){{0,3}}?)\s+"
     rf"(?i:method|approach|model|framework|benchmark|dataset|system|procedure|technique|trick)\b"
-    # a description opening the question without "the": "DPO curation paper vs. the Token Hypothesis paper."
-    rf"|(?i:^\s*(?!{_OPENING_WORDS}\b)((?:{_DESCRIPTION_WORD}\s+){{0,5}}?{_WORD_WHOLE})\s+(?:paper|abstract|study)\b"
+    # a description opening the question without "the": "DPO curation paper vs. the Token Hypothesis paper." (no
+    # demonstrative inside: "Per that study, why ...?" points at a study, and "Per that" had been a description of
+    # the cfDNA paper, probe176 ul023)
+    rf"|(?i:^\s*(?!{_OPENING_WORDS}\b)((?:(?!{_DEMONSTRATIVE}){_DESCRIPTION_WORD}\s+){{0,5}}?(?!{_DEMONSTRATIVE})"
+    rf"{_WORD_WHOLE})\s+(?:paper|abstract|study)\b"
     r"(?=\s*(?:vs\b|versus\b|and\b|,|:|\s+(?:compared|against)\b)))"
     # and after "vs" without "the": "speaker bounding box paper vs motion direction paper vs DGP"
     rf"|(?i:\b(?:vs\.?|versus)\s+(?!the\b|a\b)((?:{_DESCRIPTION_WORD}\s+){{0,4}}?{_WORD_WHOLE})\s+(?:paper|abstract|study)\b)",

@@ -1180,6 +1180,9 @@ def test_both_sides_of_a_comparison_are_described(mini, question, described) -> 
      ["coral census sampling", "tide tables"]),
     # ... while a description may say where its paper's data come from
     ("The paper on counts from the reef survey: what does it measure?", ["counts from the reef survey"]),
+    # a demonstrative points at a paper, it does not describe one: "Per that study" (probe176 ul023)
+    ("Per that study, why do reef sensors drift?", []),
+    ("According to this paper, why do reef sensors drift?", []),
     # a dataset of one word is a part of a paper, not a description of one
     ("What is the size of the training dataset used by GlowNet?", []),
     # nor, alone in a question, is a dataset or method described: the question's words find its paper
