@@ -83,6 +83,7 @@ from .questions import (
     previous_question,
     subject_terms,
     superlative,
+    winner_among,
 )
 from .retrieval import Mode, Retriever, Scored
 from .roles import reports_difference, reports_experiment, reports_figure
@@ -797,6 +798,8 @@ class Gatherer:
             # gives no Sudoku size (three)
             held = [(e, text) for e, text in held if any(uses_word(e.sentence.text, m.split()[-1]) for m in measures)
                     and any(c.isdigit() for c in text)]
+        if plan.expects == "winner" and (among := winner_among(plan.question)):  # (one of those singled out)
+            held = [(e, text) for e, text in held if uses_word(e.sentence.text, among)]
         if plan.expects == "figure" and asks_difference(plan.question):
             # a margin is a measured or relative figure: "12,326 failed trajectories" had answered "by what margin
             # over the runner-up?" (probe121 rn037), "five ... benchmarks" "by how much did it lower ECE?"

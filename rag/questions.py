@@ -563,7 +563,9 @@ _COLLECTION = re.compile(rf"\b(?:this|these|the)\s+(?:collection|corpus|set|pape
 # abstract "does not say which one is the top", probe120 rm022, probe73 pn004)
 _WINNER = re.compile(r"\b(?:which|what|who)\b.*\b((?:best|worst|highest|lowest|strongest|weakest|fastest"
                      r"|top(?!\s+of\b)|largest|biggest|smallest|greatest|longest|shortest|fewest|hardest|easiest|toughest"
-                     r"|(?:most|least)\s+(?:accurate|effective|efficient|successful|robust))\b)",
+                     r"|(?:most|least)\s+(?:accurate|effective|efficient|successful|robust)"
+                     # (or closing its clause, said of a verb: "In which environment did SSL gain the most?")
+                     r"|(?:most|least)(?=\s*(?:[?.!,;]|$)))\b)",
                      re.IGNORECASE)
 _DEFINITION = re.compile(r"\b(?:stand\s+for|acronym|abbreviation|short\s+for"
                          # (not after a preposition, where "what" opens a clause the question is about: "a formal
@@ -2243,6 +2245,19 @@ def _compared_phrases(question: str) -> list[str]:
 _SIZE_ASKED = re.compile(r"\b(?:larger|bigger|smaller|largest|biggest|smallest|how\s+(?:many|big|large)|sizes?"
                          r"|counts?|(?:contains?|has|have|holds?)\s+more|more\s+(?:items|examples|samples|instances"
                          r"|events|entries)|fewer)\b", re.IGNORECASE)
+
+
+def winner_among(question: str) -> str:
+    """What a winner is asked among: "In which of its three MARL environments did SSL gain the most?" ->
+    "environments". A sentence naming a winner of another kind ("SSL outperforms baselines") does not say which of
+    those it is; "" when the question names no such set."""
+    match = _AMONG.search(question)  # (not of the papers themselves: "Which of these papers reports the most?")
+    return match.group(1) if match and _WINNER.search(question) and not re.fullmatch(_SET_NOUN, match.group(1), re.I) \
+        else ""
+
+
+_AMONG = re.compile(r"\bwhich\s+of\s+(?:the|its|their|these|those|all)\s+(?:(?:\d+|two|three|four|five|six|seven"
+                    r"|eight|nine|ten|many|several)\s+)?(?:[\w&+-]+\s+){0,3}?([\w-]+s)\b", re.IGNORECASE)
 
 
 def superlative(question: str) -> str:

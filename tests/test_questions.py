@@ -45,6 +45,7 @@ from rag.questions import (
     plan_question,
     quoted_phrases,
     set_phrase,
+    winner_among,
 )
 
 MINI_CORPUS = Path(__file__).resolve().parent / "data" / "mini_corpus.jsonl"
@@ -1243,6 +1244,10 @@ def test_one_word_topic_descriptions_count_for_a_comparison(mini) -> None:
     ("What is the fastest detector in the study?", "winner"),
     ("Which of the reef sites is hardest to survey?", "winner"),  # (how hard: a superlative as "largest" is)
     ("Which split was the easiest for GlowNet?", "winner"),
+    # "the most" closing its clause, said of a verb (probe175 uk039); "most" before a noun asks no winner
+    ("In which of its three reef sites did GlowNet gain the most?", "winner"),
+    ("Which gauge helps least?", "winner"),
+    ("What do most reef surveys measure?", "any"),
     ("Why do the capsules dissolve?", "reason"),
     ("What does GNN stand for?", "definition"),
     ("What is a grid graph?", "definition"),
@@ -2260,3 +2265,16 @@ def test_a_list_tail_points_back_at_nothing() -> None:
 ])
 def test_someone_described_is_one_paper_and_someone_asked_about_seeks_papers(question, seeks) -> None:
     assert plan_question(question, []).seeks_papers is seeks
+
+
+@pytest.mark.parametrize(("question", "among"), [
+    ("In which of its three reef sites did GlowNet gain the most?", "sites"),
+    ("Which of the 12 benchmarks is hardest?", "benchmarks"),
+    ("Which of these papers reports the most?", ""),  # (of the papers themselves: a comparison)
+    ("Which model performs best?", ""),
+    ("Which of the three reef sites was surveyed first?", ""),  # (no superlative: no winner asked)
+])
+def test_a_winner_is_asked_among_the_things_named(question, among) -> None:
+    """ "SSL outperforms baselines" names a winner of another kind than "which of its three MARL environments":
+    the sentence that answers names one of those things too (probe175 uk039)."""
+    assert winner_among(question) == among
