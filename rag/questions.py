@@ -2674,8 +2674,26 @@ def beaten_unnamed(question: str) -> list[str]:
     Not after "versus": "which 3D chunks you feed the model, versus just grabbing pieces at random" contrasts
     the paper's own idea with what it replaces, in other words."""
     return [" ".join(terms) for m in _BEATEN.finditer(question)
-            if not _written_as_name(m.group(1)) and not _VERSUS.match(m.group(0))
+            if not _written_as_name(m.group(1)) and not _VERSUS.match(m.group(0)) and not _activities(question, m)
             and (terms := content_terms(m.group(1)))]
+
+
+def _activities(question: str, beaten: re.Match[str]) -> bool:
+    """Whether "A beats B" sets two activities side by side, a gerund opening either ("when copying peers beats
+    solo trial-and-error", "imitation beats going solo"): a finding retold in the asker's words, not a method the
+    paper is measured against. Four paraphrases of the social-learning question had been told the abstract does not
+    mention "going solo" or "figuring", while quoting its "rely on information from others rather than experiment"
+    (tuning sets); every method asked to be beaten there is a noun phrase ("plain temperature scaling", "uniformly
+    random pair selection")."""
+    return bool(_GERUND.match(beaten.group(1)) or _GERUND_BEFORE.search(question[:beaten.start()]))
+
+
+# a gerund, not a noun that ends so ("during", "thing", "something", "string"), nor a name's word ("Selective Social
+# Learning beat its baselines": a method named)
+_GERUND_WORD = r"(?!(?:during|thing|things|something|nothing|anything|everything|string|strings|spring|bring)\b)" \
+    r"[a-z]{2,}ing\b"
+_GERUND = re.compile(rf"\s*{_GERUND_WORD}")
+_GERUND_BEFORE = re.compile(rf"\b{_GERUND_WORD}(?:\s+[\w'-]+){{0,3}}\s*$")
 
 
 def _written_as_name(phrase: str) -> bool:

@@ -1507,6 +1507,11 @@ def test_what_a_question_compares_a_paper_with(question, against) -> None:
     ("How much does TideFormer gain vs persistence forecasts?", []),  # "versus" contrasts, in any words
     ("Does GlowNet beat OR-Tools?", []),  # (named: read by compared_against)
     ("How does GlowNet count fireflies?", []),
+    # two activities set side by side retell a finding, a gerund opening either: no method is measured against
+    ("When does counting by hand beat plain frame differencing?", []),
+    ("Does hand counting beat going by eye?", []),
+    # ... not a name's word ("Reef Mapping"), nor a method a paper is said to beat
+    ("Did Reef Mapping beat plain frame differencing?", ["plain frame differencing"]),
 ])
 def test_what_a_question_asks_a_paper_to_beat_in_lower_case(question, beaten) -> None:
     assert beaten_unnamed(question) == beaten
