@@ -381,11 +381,13 @@ class Gatherer:
             if sized is not None:
                 return sized
         if len(pointed) >= 2 and (plan.kind == "compare" or not subject_terms(plan) and plan.expects == "any"):
-            return self._compare(plan, pointed[:MAX_COMPARED], scope, k)
-        gathered = self._summary(plan, pointed, scope, k) if len(pointed) == 1 and asks_gist(plan) \
-            else self._fact(plan, pointed, scope, k)
-        if plan.kind == "compare" and len(plan.described) + len(plan.targets) >= 2:
-            gathered.unmatched = self._unmatched(plan, pointed, scope)
+            gathered = self._compare(plan, pointed[:MAX_COMPARED], scope, k)
+        elif len(pointed) == 1 and asks_gist(plan):
+            gathered = self._summary(plan, pointed, scope, k)
+        else:
+            gathered = self._fact(plan, pointed, scope, k)
+        if plan.kind == "compare" and len(plan.described) + len(plan.targets) > len(pointed) and not scope.ids:
+            gathered.unmatched = self._unmatched(plan, pointed, scope)  # (a side may have found no paper)
         return gathered
 
     def _size_comparison(self, plan: QuestionPlan, pointed: list[str], scope: Scope, k: int) -> Gathered | None:
@@ -519,7 +521,8 @@ class Gatherer:
         closest = [s.paper_id for s in self.retriever.rank(missing[0], paper_ids=scope.ids, mode=self.mode,
                                                            filters=scope.filters, describing=True)
                    if s.paper_id not in pointed and s.paper_id not in scope.avoided][:UNMATCHED_CLOSEST]
-        covered = f"this answer covers {_named(pointed, self.papers)} only" if pointed else "nothing is compared"
+        covered = f"this answer covers {_named(pointed[:MAX_COMPARED], self.papers)} only" if pointed \
+            else "nothing is compared"
         nearest = ", ".join(f"{self.papers[pid].label} ({pid})" for pid in closest)
         return f'No abstract clearly matches "{missing[0]}", so {covered}.' \
             + (f" Closest to it: {nearest}." if nearest else "")

@@ -289,6 +289,12 @@ def test_a_compared_side_no_abstract_matches_is_said_with_the_closest_papers(min
     both = mini_assistant.answer("What separates the paper on firefly counting from the paper on nitrate in rivers?",
                                  use_llm=False)
     assert sorted(cited_ids(both)) == ["m1", "m2"] and both.notice is None, (both.text, both.notice)
+    # ... and a table of the sides that were found says which one was not
+    two_of_three = mini_assistant.answer("Compare TideFormer, the paper on medieval poetry, and the paper on nitrate "
+                                         "in rivers.", use_llm=False)
+    assert two_of_three.kind == "compare" and sorted(cited_ids(two_of_three)) == ["m2", "m3"], two_of_three.text
+    assert two_of_three.notice and '"medieval poetry"' in two_of_three.notice, two_of_three.notice
+    assert "TideFormer and RiverSense only" in two_of_three.notice, two_of_three.notice
 
 
 def test_a_winner_among_named_things_needs_a_sentence_naming_one(mini_assistant) -> None:
