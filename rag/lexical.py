@@ -276,6 +276,26 @@ _WORD_FORM = re.compile(_GROUPED_NUMBER + r"[A-Za-z0-9][A-Za-z0-9&+\-.']*[A-Za-z
 _CONTRACTION = re.compile(r"'(?:s|re|ve|ll|d|m|t)$|n't$", re.IGNORECASE)
 
 
+# British and American spellings of one word: "specialised" / "specialized", "analyse" / "analyze", "behaviour" /
+# "behavior", "centre" / "center". The stemmer keeps them apart ("specialis" / "special").
+_SPELLINGS = ((re.compile(r"is(e|ed|es|ing|ation|ations|er|ers)$"), r"iz\1"),
+              (re.compile(r"iz(e|ed|es|ing|ation|ations|er|ers)$"), r"is\1"),
+              (re.compile(r"yse(s|d)?$"), r"yze\1"), (re.compile(r"yze(s|d)?$"), r"yse\1"),
+              (re.compile(r"our(s|ed|ing)?$"), r"or\1"), (re.compile(r"tre(s)?$"), r"ter\1"))
+
+
+SPELLING_MIN = 6  # letters: shorter words ending so are other words ("four", "tour", "rise", "size"; chosen, not tuned)
+
+
+def spelling_variants(word: str) -> list[str]:
+    """The word in the other of British and American spelling, when it has one (for deciding a term is absent: "The
+    META-DINO abstract does not mention 'specialised'" had been said while quoting its "highly-specialized")."""
+    lower = word.lower()
+    if len(lower) < SPELLING_MIN:  # ("four" is no "for", "rise" no "rize")
+        return []
+    return [variant for pattern, other in _SPELLINGS if (variant := pattern.sub(other, lower)) != lower]
+
+
 def words(text: str) -> list[str]:
     """The word tokens of a text, as the evidence layer and the word vectors see them ("What's" -> "What")."""
     out = []

@@ -683,6 +683,13 @@ def test_the_words_describing_the_paper_are_never_reported_missing(seed_assistan
     assert "does not mention" not in answer.text, answer.text
 
 
+def test_a_word_in_the_other_spelling_is_never_reported_missing(seed_assistant) -> None:
+    """META-DINO writes "highly-specialized"; asked about "specialised" methods, the answer had said its abstract
+    "does not mention 'specialised'" while quoting that sentence (probe178 un014)."""
+    answer = seed_assistant.answer("Does META-DINO beat specialised, domain-specific methods?")
+    assert not answer.refused and "does not mention" not in answer.text, answer.text
+
+
 @pytest.mark.parametrize("question", [
     "Does the Token Hypothesis cut total GPU memory by more than 10% on long-context tasks?",
     "Is DGP's MM-Vet gain over the LLaVA-1.5-7B baseline above 2.5 points?",

@@ -34,6 +34,7 @@ from rag.evidence import (
     term_stems,
     words,
 )
+from rag.lexical import spelling_variants
 from rag.types import Evidence, Source
 
 MINI_CORPUS = Path(__file__).resolve().parent / "data" / "mini_corpus.jsonl"
@@ -425,3 +426,27 @@ def test_beings_are_counted_as_individuals_where_the_sentence_says_which(sentenc
 ])
 def test_items_listed_right_after_the_asked_word_name_them(sentence: str, noun: str, listed: bool) -> None:
     assert has_expected("enumeration", 3, noun, sentence) is listed
+
+
+@pytest.mark.parametrize(("sentence", "count", "listed"), [
+    # a scope set out as exactly the items asked for, closed by "and" (the four application domains of META-DINO,
+    # said not to be named while quoting them)
+    ("Across reef sonar, drone video, diver logs, and tide gauges, GlowNet beats every baseline.", 4, True),
+    ("Across reef sonar, drone video, and tide gauges, GlowNet beats every baseline.", 4, False),
+    ("Across reef sonar and drone video, GlowNet beats every baseline.", 4, False),
+    # a dash opens a list as a colon does
+    ("GlowNet matches every baseline across four data sources---reef sonar, drone video, diver logs, and tide "
+     "gauges---and two boats.", 4, True),
+])
+def test_a_scope_or_a_dash_sets_out_the_items_asked_for(sentence: str, count: int, listed: bool) -> None:
+    assert has_expected("enumeration", count, "data sources", sentence) is listed
+
+
+@pytest.mark.parametrize(("word", "variants"), [
+    ("specialised", ["specialized"]),
+    ("normalization", ["normalisation"]),
+    ("behaviour", ["behavior"]),
+    ("four", []),  # a short word ending so is another word, not a spelling ("for")
+])
+def test_british_and_american_spellings_are_one_word(word: str, variants: list[str]) -> None:
+    assert spelling_variants(word) == variants
