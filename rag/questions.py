@@ -2681,10 +2681,10 @@ def beaten_unnamed(question: str) -> list[str]:
 def _activities(question: str, beaten: re.Match[str]) -> bool:
     """Whether "A beats B" sets two activities side by side, a gerund opening either ("when copying peers beats
     solo trial-and-error", "imitation beats going solo"): a finding retold in the asker's words, not a method the
-    paper is measured against. Four paraphrases of the social-learning question had been told the abstract does not
-    mention "going solo" or "figuring", while quoting its "rely on information from others rather than experiment"
-    (tuning sets); every method asked to be beaten there is a noun phrase ("plain temperature scaling", "uniformly
-    random pair selection")."""
+    paper is measured against. Three paraphrases of the social-learning question had been told the abstract does
+    not mention "going solo" or "figuring", while quoting its "rely on information from others rather than
+    experiment" (tuning sets); every method asked to be beaten there is a noun phrase ("plain temperature scaling",
+    "uniformly random pair selection")."""
     return bool(_GERUND.match(beaten.group(1)) or _GERUND_BEFORE.search(question[:beaten.start()]))
 
 
