@@ -358,7 +358,7 @@ _OPENING_WORDS = (r"(?:which|what|whose|any|each|every|a|an|one|this|that|these|
                   # others versus working things out alone" had been two papers compared)
                   r"|i|i['\u2019](?:m|ve|d)|we|we['\u2019](?:re|ve)|you|they)")
 _THE_PAPER = r"the\s+(?:paper|abstract|article|study|work|one)\b"
-_DEMONSTRATIVE = r"(?:this|that|these|those)\b"
+_POINTING_WORD = r"(?:this|that|these|those)\b"
 _THE_DESCRIBED_PAPER = r"the\s+(?:[\w-]+\s+){1,5}?(?:paper|abstract|article|study|work)\b"
 # The parts of a paper a description may name ("the benchmark for ...", "the dataset of ...", "the method that ...").
 _PART_NOUNS = r"(?:benchmark|dataset|method|approach|framework|technique|trick)"
@@ -410,7 +410,7 @@ _DESCRIBED = re.compile(
     # a description opening the question without "the": "DPO curation paper vs. the Token Hypothesis paper." (no
     # demonstrative inside: "Per that study, why ...?" points at a study, and "Per that" had been a description of
     # the cfDNA paper, probe176 ul023)
-    rf"|(?i:^\s*(?!{_OPENING_WORDS}\b)((?:(?!{_DEMONSTRATIVE}){_DESCRIPTION_WORD}\s+){{0,5}}?(?!{_DEMONSTRATIVE})"
+    rf"|(?i:^\s*(?!{_OPENING_WORDS}\b)((?:(?!{_POINTING_WORD}){_DESCRIPTION_WORD}\s+){{0,5}}?(?!{_POINTING_WORD})"
     rf"{_WORD_WHOLE})\s+(?:paper|abstract|study)\b"
     r"(?=\s*(?:vs\b|versus\b|and\b|,|:|\s+(?:compared|against)\b)))"
     # and after "vs" without "the": "speaker bounding box paper vs motion direction paper vs DGP"
