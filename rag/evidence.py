@@ -1275,8 +1275,12 @@ def _lists_after(sentence: str, head: str, count: int) -> bool:
     items = [part for part in _SEPARATOR.split(region) if part.strip()][:count]
     # (short items, one joined by "and"/"or": "incorporate sparsity and non-stationarity, enabling agents to ..." lists
     # no environments; with any comma-separated clause taken for a list, 15 refusals to name three were lost)
-    return count >= 2 and len(items) == count and all(len(words(item)) <= LISTED_ITEM_WORDS for item in items) \
-        and bool(re.search(r"\b(?:and|or)\b", region))
+    return count >= 2 and _short_series(items, count) and bool(re.search(r"\b(?:and|or)\b", region))
+
+
+def _short_series(items: Sequence[str], count: int) -> bool:
+    """Exactly ``count`` items, each a short noun phrase (LISTED_ITEM_WORDS): a list, not clauses."""
+    return len(items) == count and all(len(words(item)) <= LISTED_ITEM_WORDS for item in items)
 
 
 def _scope_series(sentence: str, count: int) -> bool:
@@ -1286,8 +1290,7 @@ def _scope_series(sentence: str, count: int) -> bool:
     match = _SCOPE_SERIES.search(sentence)
     if not match:
         return False
-    items = [part for part in _SEPARATOR.split(match.group(1)) if part.strip()]
-    return len(items) == count and all(len(words(item)) <= LISTED_ITEM_WORDS for item in items)
+    return _short_series([part for part in _SEPARATOR.split(match.group(1)) if part.strip()], count)
 
 
 # a preposition of scope, then items up to one closed by "and"/"or" and ended by a comma or the clause's end

@@ -1655,10 +1655,11 @@ def _shared_lead(pieces: list[str], drop: Sequence[str]) -> list[str]:
     return [pieces[0], f"{lead.group(1)} {pieces[1]}"] if lead and leading else pieces
 
 
-_LEAD_TO_OBJECT = re.compile(r"(.*\b(?:for|on|to|in|with|from|of|about))\s+(?:[\w-]+\s+){0,1}[\w-]+\s*$", re.IGNORECASE)
+_OBJECT_PREPOSITION = r"(?:for|on|to|in|with|from|of|about)"  # one home for both patterns below
+_LEAD_TO_OBJECT = re.compile(rf"(.*\b{_OBJECT_PREPOSITION})\s+(?:[\w-]+\s+){{0,1}}[\w-]+\s*$", re.IGNORECASE)
 # ... also after a comma that opens the preposition's phrase, no list's comma: "kernel methods, in the theory or the
 # experiments" asks for kernel methods in either; "the experiments" alone had listed ten papers (probe176 ul003)
-_AFTER_COMMA_OBJECT = re.compile(r",\s*(?:for|on|to|in|with|from|of|about)\s+[^,]*$", re.IGNORECASE)
+_AFTER_COMMA_OBJECT = re.compile(rf",\s*{_OBJECT_PREPOSITION}\s+[^,]*$", re.IGNORECASE)
 
 
 def _leads_a_list(first: str) -> bool:
