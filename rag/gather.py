@@ -78,6 +78,7 @@ from .questions import (
     compared_against,
     counted_nouns,
     defined_term,
+    names_measure,
     narrow_carried,
     offered_choices,
     previous_question,
@@ -202,6 +203,9 @@ CLAUSE_RUNNER_UP = 0.8
 LIST_SCAN = 200  # corpora up to this size have every paper scored for a list; larger ones a retrieval pool
 LIST_POOL = 100  # ... of this many candidates
 MAX_COMPARED = 4  # a comparison table has at most this many rows
+# The quantities a setting is of, apart from what it sets ("rate" of "learning rate", "size" of "batch size"); an
+# overhead or footprint is a cost of the thing it names ("memory overhead"). A lexicon, not tuned.
+SETTING_KINDS = frozenset(stem(w) for w in ("size", "rate", "rank", "ratio", "count"))
 NO_EXPERIMENT = "experiment or empirical evaluation"  # what a list of theory-only papers lacks, as its header says
 MEASURED_FIGURE = "a measured result as a number"  # what a list asked for "actual numbers" states, as its header says
 NAMED_OTHERS = "the name of another model, dataset or method"  # ... and one asked for the models papers name
@@ -764,11 +768,7 @@ class Gatherer:
                 absent = [t for t in absent if t not in offered]
             else:
                 missing += [t for t in offered if t.lower() not in have and t not in absent]
-        # (a setting asked the value of, whose name's last word no relevant abstract writes: "What batch size did RISE
-        # use?" had been answered by RISE's "up to 11.1% relative F1"; a written one ("accuracy" of "accuracy rate")
-        # may come with its figure)
-        missing += [t for t in asked_quantities(plan.question) if t.lower() not in have
-                    and self.scorer.absent_terms([t.split()[-2]], papers)]
+        missing += [t for t in asked_quantities(plan.question) if t.lower() not in have and self._unset(t, papers)]
         # (how long it takes, or how much faster, of an abstract writing no word of time or speed; once: not beside
         # a missing "wall-clock time")
         if asks_duration(plan.question) and len(self.scorer.absent_terms(TIME_WORDS, papers)) == len(TIME_WORDS) \
@@ -821,6 +821,19 @@ class Gatherer:
         across = plan.expects == "winner" and not gathered.focus  # "Which benchmark is the largest?": of them all
         asked = superlative(plan.question) if plan.expects == "winner" else plan.count_noun  # ("the largest")
         return Missing("kind", [] if across else labels, [], plan.expects, plan.count, asked)
+
+    def _unset(self, setting: str, papers: Sequence[Paper]) -> bool:
+        """Whether no relevant abstract gives a setting's value: it writes no word naming which setting ("batch" of
+        "batch size": "What batch size did RISE use?" had been answered by RISE's "up to 11.1% relative F1"), or
+        no quantity of its kind (SETTING_KINDS: "rate" of "learning rate": the RISE abstract writes "reinforcement
+        learning", and "What learning rate did RISE use?" had quoted its gains, in two blind sets). Not when the
+        setting is a measure ("accuracy" written may come with its figure, whatever "accuracy rate" is called), nor
+        a cost of what its first word names ("memory overhead" is memory saved or spent)."""
+        qualifier, quantity = setting.split()[-2:]
+        if self.scorer.absent_terms([qualifier], papers):
+            return True
+        return stem(quantity.lower()) in SETTING_KINDS and not names_measure(setting) \
+            and bool(self.scorer.absent_terms([quantity], papers))
 
     @staticmethod
     def _calls_otherwise(plan: QuestionPlan, papers: Sequence[Paper]) -> bool:

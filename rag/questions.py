@@ -2572,6 +2572,11 @@ def asked_quantities(question: str) -> list[str]:
             if _ASKS_QUANTITY.search(question[:m.start()]) and not _BUILT_THING.search(m.group(1))]
 
 
+def names_measure(text: str) -> bool:
+    """Whether a text names an evaluation measure ("accuracy rate", "word error rate"), by the field's lexicon."""
+    return bool(re.search(_MEASURE, text, re.IGNORECASE))
+
+
 def asked_measures(question: str) -> list[str]:
     """The evaluation measures a question asks the value of: "What accuracy or F1 does IndRM achieve ...?" ->
     ["accuracy", "F1"]. An abstract that never writes one has no value of it: IndRM's, which states no result, had

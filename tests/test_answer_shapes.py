@@ -725,6 +725,8 @@ def test_what_most_resources_are_for_is_no_topic(seed_assistant) -> None:
     ("How much inference latency do DGP's all-to-all connections add?", "inference latency"),
     # and a measure: IndRM's abstract states no result at all (probe79 pu039)
     ("What F1 does IndRM reach in recovering parent sets?", "F1"),
+    # a setting whose quantity no abstract writes, its other word common ("social learning"): the gains had answered
+    ("At what learning rate were the social learners trained?", "learning rate"),
     # of the paper answering, a measure asked in the passive: another paper's "site-sensitive" had counted as
     # "sensitivity" written (probe85 qc035)
     ("On real patients, what sensitivity and specificity were reached by the cell-free DNA classifier for chronic "
