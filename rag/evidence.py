@@ -1105,6 +1105,16 @@ def _shipping(entry: Banked, released: set[str]) -> Sentence | None:
                  if role == "release" and released & {w.lower() for w in words(sentence.text)}), None)
 
 
+# A release only promised, not made: "We will open-source code/weight/demo soon", "to be released upon acceptance".
+_PROMISED = re.compile(r"\b(?:will|shall|soon|upon\s+(?:acceptance|publication)|to\s+be\s+(?:released|made))\b",
+                       re.IGNORECASE)
+
+
+def promises_release(text: str) -> bool:
+    """Whether a sentence promises a release (code, a repository) rather than saying where it is."""
+    return bool(_PROMISED.search(text)) and bool(RELEASED_THINGS & {w.lower() for w in words(text)})
+
+
 _PRIOR_WORK = re.compile(r"\b(?:existing|prior|previous|earlier|current|other|standard|conventional|baselines?|"
                          r"address(?:es|ed)?|overcome[sd]?|tackle[sd]?|solve[sd]?|fix(?:es|ed)?|remed(?:y|ies|ied))\b",
                          re.IGNORECASE)

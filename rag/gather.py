@@ -39,6 +39,7 @@ from .evidence import (
     Match,
     abbreviated,
     answering,
+    asked_roles,
     content_terms,
     contribution,
     defines,
@@ -51,6 +52,7 @@ from .evidence import (
     names_asked,
     names_one_of,
     others_named,
+    promises_release,
     says_what_it_is,
     specific_terms,
     stated_count,
@@ -898,7 +900,11 @@ class Gatherer:
             return self._list_of_all(plan, pool, scope, k)
         scores = self._best_matches(plan.alternatives or [plan.criterion], pool, plan.contributed)
         aside = self._set_aside(plan, pool)
-        ranked = [m for m in sorted(scores.values(), key=lambda m: -m.score) if m.paper_id not in aside]
+        # (asked for code out now, a paper only promising it is none: "We will open-source code/weight/demo soon"
+        # had been listed by 14 tuning lists asking for code "already available")
+        promised = plan.asks_made_now and "release" in asked_roles(plan.criterion)
+        ranked = [m for m in sorted(scores.values(), key=lambda m: -m.score) if m.paper_id not in aside
+                  and not (promised and promises_release(m.sentence.text))]
         if not ranked and not plan.negated:  # no abstract holds the criterion's distinctive word: none matches
             return Gathered("list", [], [], [], [], [], criterion=_quoted(plan.alternatives or [plan.criterion]))
         if not ranked:

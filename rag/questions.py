@@ -781,6 +781,12 @@ class QuestionPlan:
         return list(self.carried) if self.points_back and len(self.carried) == 1 and not self.mentions else []
 
     @property
+    def asks_made_now(self) -> bool:
+        """Whether it asks for what is there now ("code already out", "right now"), so a promise does not count;
+        not when it asks for promises too ("already out or just promised", "... or commit to releasing it")."""
+        return bool(_NOW.search(self.question)) and not _OR_PROMISED.search(self.question)
+
+    @property
     def asks_for_a_paper(self) -> bool:
         """Its wh-word asks for a paper: "Which paper is the most theoretical?". The evidence decides how many
         answer, as for "What work ...?" (it had been refused, three abstracts describing theory), and it is never
@@ -2089,6 +2095,8 @@ _ACRONYM = re.compile(r"(?<![\w-])[A-Z][\w&+.-]*[A-Z][\w&+.-]*(?![\w-])")  # two
 
 
 # A wh-word asking for a paper: "Which paper ...", "What study ..."
+_NOW = re.compile(r"\b(?:already|right\s+now|today|currently|at\s+the\s+moment)\b", re.IGNORECASE)
+_OR_PROMISED = re.compile(r"\bor\s+(?:[\w-]+\s+){0,3}?(?:promis|commit|plan)\w*", re.IGNORECASE)
 _WHICH_PAPER = re.compile(rf"\b(?:which|what)\s+(?:one\s+)?{_PAPER_NOUN}\b", re.IGNORECASE)
 _EACH_OF_A_SET = re.compile(rf"\b(?:each|every)\s+(?:[\w&+-]+\s+){{0,3}}{_PAPER_NOUN}$",
                             re.IGNORECASE)

@@ -1232,6 +1232,16 @@ def test_phrasings_of_a_code_release_criterion_list_the_same_papers(seed_assista
     assert {"p04", "p07", "p10"} <= cited["Which papers share their code?"], cited
 
 
+def test_code_asked_for_as_out_now_leaves_out_a_promise(seed_assistant) -> None:
+    """DGP's "We will open-source code/weight/demo soon" is a release sentence, and had been listed by the lists
+    asking for code "already available"; asked for promises too, it stays."""
+    now = seed_assistant.answer("Which papers have code I can download right now?")
+    assert now.kind == "list" and {"p04", "p07", "p10"} <= set(cited_ids(now)), now.text
+    assert "p16" not in cited_ids(now), now.text
+    either = seed_assistant.answer("Which papers have code I can download right now or planned for release?")
+    assert {"p04", "p07", "p10", "p16"} <= set(cited_ids(either)), either.text
+
+
 @pytest.mark.parametrize("question", ["medical papers", "theory papers?"])
 def test_papers_asked_for_by_a_bare_noun_phrase_are_listed(seed_assistant, question) -> None:
     """Typed as a noun phrase, "medical papers" had been the overview of all 19 papers: it reads like asking about
