@@ -515,7 +515,10 @@ _WANTS_PAPERS = re.compile(rf"\b(?:which|what|list|name|find|show|are\s+there|an
 _SEEKS_PAPERS = re.compile(r"\b(?:which|what|find|show|any|some|every|all)\s+(?:(?:of|among)\s+(?:the|these|those)\s+)?"
                            r"(?:[\w-]+\s+){0,2}?(?:papers?|works?|stud(?:y|ies)|research|articles?|abstracts?"
                            r"|submissions?)\b(?!\s+(?:is|was|does|did)\s+(?:the|this|that|it)\b)"
-                           r"|\b(?:papers|articles|abstracts|submissions|publications)\b|(?:^|[.?!:]\s)\W*(?:studies|works)\b"
+                           r"|\b(?:papers|articles|abstracts|submissions|publications)\b"
+                           # (and the mass nouns opening a typed query: "work dealing with audio / sound recordings"
+                           # had been one paper's fact answer, probe180 up014)
+                           r"|(?:^|[.?!:]\s)\W*(?:studies|works?|research)\b"
                            # ("someone" asked about, not the subject describing one paper: "Someone argued
                            # that's the weak link - what did they propose instead?", probe106 qy017)
                            r"|\b(?:any(?:one|body)|(?:is|are|was|were|has|have|did|does|do)\s+some(?:one|body)"

@@ -1251,6 +1251,14 @@ def test_papers_asked_for_by_a_bare_noun_phrase_are_listed(seed_assistant, quest
     assert seed_assistant.answer("the papers").kind == "overview"  # (no topic: the collection)
 
 
+@pytest.mark.parametrize("question", ["work involving audio or speech", "Research about audio?"])
+def test_work_or_research_opening_a_query_asks_for_papers(seed_assistant, question) -> None:
+    """ "work dealing with audio / sound recordings" had been the zebra-finch paper's fact answer: the word for the
+    papers opening a typed query asks for them, as "studies on ..." and "works on ..." do."""
+    answer = seed_assistant.answer(question)
+    assert answer.kind == "list" and {"p08", "p10"} <= set(cited_ids(answer)), answer.text
+
+
 def test_all_papers_a_clause_restricts_are_listed_not_the_overview(seed_assistant) -> None:
     """ "I need all papers which release a new benchmark or dataset" had been the overview of all 19 papers ("all
     papers" reads like asking about the collection): the clause says which."""
