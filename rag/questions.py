@@ -2070,7 +2070,8 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
         parts.append(phrase)
         if _PART_OF_A_PAPER.search(match.group(0)):
             of_one.add(phrase)
-    for phrase in [*_compared_phrases(question), *_one_and_another(question), *_counted_items(question)]:
+    for phrase in [*_compared_phrases(question), *_one_and_another(question), *_counted_items(question),
+                   *_described_series(question)]:
         terms = {t.lower() for t in content_terms(phrase)}
         if not _only_pointing(phrase) and not any(_same_description(terms, part) for part in parts) \
                 and not _names_one_of(phrase, named, names) and not _names_only_unknown(phrase, names):
@@ -2097,9 +2098,10 @@ def _names_only_unknown(phrase: str, names: NameIndex) -> bool:
 _ACRONYM = re.compile(r"(?<![\w-])[A-Z][\w&+.-]*[A-Z][\w&+.-]*(?![\w-])")  # two capitals or more: "PC", "ToMeSD"
 
 
-# A wh-word asking for a paper: "Which paper ...", "What study ..."
+# Asking for what is there now ("code already out"), and asking for what is promised too ("... or just promised").
 _NOW = re.compile(r"\b(?:already|right\s+now|today|currently|at\s+the\s+moment)\b", re.IGNORECASE)
 _OR_PROMISED = re.compile(r"\bor\s+(?:[\w-]+\s+){0,3}?(?:promis|commit|plan)\w*", re.IGNORECASE)
+# A wh-word asking for a paper: "Which paper ...", "What study ..."
 _WHICH_PAPER = re.compile(rf"\b(?:which|what)\s+(?:one\s+)?{_PAPER_NOUN}\b", re.IGNORECASE)
 _EACH_OF_A_SET = re.compile(rf"\b(?:each|every)\s+(?:[\w&+-]+\s+){{0,3}}{_PAPER_NOUN}$",
                             re.IGNORECASE)
@@ -2151,6 +2153,24 @@ def _modifiers_before(text: str, noun: str) -> str:
                 kept.insert(0, token)
             return " ".join(kept)
     return ""
+
+
+def _described_series(question: str) -> list[str]:
+    """The descriptions of a series sharing one plural paper noun: "the causes-finding, DPO data-choice, and
+    logic-counting papers" -> three, each a paper's ("the A and the B papers" are two, read by ``_compared_phrases``).
+    Read as one description, the three had been one paper's fact answer (probe178 un032, probe179 uo032)."""
+    match = _DESCRIPTION_SERIES.search(question)
+    if not match:
+        return []
+    items = [*_LIST_COMMA_SPLIT.split(match.group(1)), match.group(2)]
+    return [_THE.sub("", item).strip() for item in items]
+
+
+_SERIES_ITEM = r"(?:[\w&+-]+\s+){0,3}?[\w&+-]+"  # (a description of up to four words)
+_DESCRIPTION_SERIES = re.compile(rf"\bthe\s+({_SERIES_ITEM}(?:\s*,\s*(?:the\s+)?{_SERIES_ITEM})+),?\s+(?:and|or)\s+"
+                                 rf"(?:the\s+)?({_SERIES_ITEM})\s+(?:papers|works|studies|abstracts|ones)\b",
+                                 re.IGNORECASE)
+_LIST_COMMA_SPLIT = re.compile(r"\s*,\s*")
 
 
 def _one_and_another(question: str) -> list[str]:

@@ -206,6 +206,12 @@ def test_the_one_where_and_a_poster_describe_the_second_paper_compared(seed_assi
     assert answer.kind == "compare" and len(set(cited_ids(answer))) == 2, answer.text
 
 
+def test_a_series_of_descriptions_sharing_one_paper_noun_compares_each(seed_assistant) -> None:
+    """ "the A, B, and C papers" had been read as one description, and answered from one paper."""
+    answer = seed_assistant.answer("What do the zebra-finch, token-merging, and liquid-biopsy papers each contribute?")
+    assert answer.kind == "compare" and set(cited_ids(answer)) == {"p03", "p10", "p12"}, answer.text
+
+
 def test_a_bare_comparison_has_no_lead(seed_assistant) -> None:
     answer = seed_assistant.answer("Compare DaTMe and DGP.")
     assert answer.text.startswith("| Paper |"), answer.text[:200]
