@@ -1664,7 +1664,8 @@ def _shared_lead(pieces: list[str], drop: Sequence[str]) -> list[str]:
     return [pieces[0], f"{lead.group(1)} {pieces[1]}"] if lead and leading else pieces
 
 
-_OBJECT_PREPOSITION = r"(?:for|on|to|in|with|from|of|about)"  # one home for both patterns below
+# (one home for both patterns below; "at", "via" ...: "chatbots that look at pictures or videos", probe179 uo010)
+_OBJECT_PREPOSITION = r"(?:for|on|to|in|with|from|of|about|at|into|across|over|via|using)"
 _LEAD_TO_OBJECT = re.compile(rf"(.*\b{_OBJECT_PREPOSITION})\s+(?:[\w-]+\s+){{0,1}}[\w-]+\s*$", re.IGNORECASE)
 # ... also after a comma that opens the preposition's phrase, no list's comma: "kernel methods, in the theory or the
 # experiments" asks for kernel methods in either; "the experiments" alone had listed ten papers (probe176 ul003)

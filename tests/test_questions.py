@@ -804,7 +804,8 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     ("reef results, such as counts, maps, or claims about what can or cannot be mapped",
      ["reef results", "counts", "maps", "claims mapped"]),
     # a suspended hyphen shares the second word's tail (probe102 qu012)
-    ("reef data at species- or colony-level resolution", ["reef data species-level", "colony-level resolution"]),
+    ("reef data at species- or colony-level resolution",
+     ["reef data species-level", "reef data colony-level resolution"]),
     # an optional prefix in parentheses qualifies its word (probe79 pu009)
     ("a count, a map, or a (semi-)automatic survey", ["count", "map", "automatic survey"]),
     # an "or" after a preposition's short object joins two objects of it: the words before lead both ("domain
@@ -812,6 +813,9 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     ("self-supervised reef mapping for surveys or restoration",
      ["self-supervised reef mapping surveys", "self-supervised reef mapping restoration"]),
     ("applications in reefs or kelp", ["applications reefs", "kelp"]),
+    # ... "at", "via" and the like too: "chatbots that look at pictures or videos" (probe179 uo010)
+    ("drones that look at reefs or kelp", ["drones reefs", "drones kelp"]),
+    ("reef maps built via sonar or photos", ["reef maps via sonar", "reef maps via photos"]),
     # ... also after a comma opening the preposition's phrase, no list's comma (probe176 ul003)
     ("reef sonar, in the surveys or the models", ["reef sonar surveys", "reef sonar models"]),
     ("sonar, tide gauges or kelp", ["sonar", "tide gauges", "kelp"]),
