@@ -1569,9 +1569,11 @@ _EXAMPLES = re.compile(r"\s*\((?P<a>[^()]*)\)"
 _CLAUSE_END = re.compile(r"\s*(?:[,;:?.!]|$)")
 _EXAMPLE_SEPARATOR = re.compile(r",?\s+or\s+|,\s+|\s*/\s*|^(?:e\.g\.|i\.e\.|such\s+as)\s*,?\s*", re.IGNORECASE)
 # (of a criterion's content words, one word ending the phrase: not "without proposing method fix", "without human
-# labels")
-_WITHOUT = re.compile(r"\b(?:without|zero)\s+([a-z]{4,})(?:\s+(?:extra|additional))?(?=$|\s+(?:or|and)\b)",
-                      re.IGNORECASE)
+# labels"; an amount before it and the model it leaves alone after it are no other words: "without extra training",
+# "without retraining the model", probe179 uo009, probe182 ur008, and five tuning lists, had matched no abstract)
+_WITHOUT = re.compile(r"\b(?:without|zero)\s+(?:(?:extra|additional|further)\s+)?(?:re-?(?=train))?([a-z]{4,})"
+                      r"(?:\s+(?:extra|additional))?(?:\s+(?:model|models|network|networks|weights))?"
+                      r"(?=$|\s+(?:or|and)\b)", re.IGNORECASE)
 
 
 def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:

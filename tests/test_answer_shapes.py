@@ -1265,6 +1265,14 @@ def test_work_or_research_opening_a_query_asks_for_papers(seed_assistant, questi
     assert answer.kind == "list" and {"p08", "p10"} <= set(cited_ids(answer)), answer.text
 
 
+@pytest.mark.parametrize("question", ["Which approaches help a model without additional training?",
+                                      "Which papers boost a model without retraining the model?"])
+def test_without_training_in_plain_words_is_training_free(seed_assistant, question) -> None:
+    """Written out ("without any extra training"), the criterion matched no abstract; the two call it training-free."""
+    answer = seed_assistant.answer(question)
+    assert answer.kind == "list" and {"p08", "p12"} <= set(cited_ids(answer)), answer.text
+
+
 def test_all_papers_a_clause_restricts_are_listed_not_the_overview(seed_assistant) -> None:
     """ "I need all papers which release a new benchmark or dataset" had been the overview of all 19 papers ("all
     papers" reads like asking about the collection): the clause says which."""

@@ -820,6 +820,10 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     ("reef sonar, in the surveys or the models", ["reef sonar surveys", "reef sonar models"]),
     ("sonar, tide gauges or kelp", ["sonar", "tide gauges", "kelp"]),
     # a long criterion the "or" does not split keeps that lead once
+    # "without X" is the X-free property, past an amount before X and the model after it (probe182 ur008)
+    ("reef surveys without extra labels", ["reef surveys without extra labels", "reef surveys label-free"]),
+    ("counting corals without retraining the model", ["counting corals without retraining model",
+                                                       "counting corals training-free"]),
     ("adapt a large pretrained reef model to tropical or temperate kelp",
      ["adapt large pretrained reef model tropical temperate kelp"]),
     # what the criterion is said to be a kind of names it; its examples are no alternatives
