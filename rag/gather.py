@@ -1115,7 +1115,10 @@ class Gatherer:
         spelled = [short for alternative in alternatives if (short := self.scorer.acronyms.initialism(alternative))]
         for alternative in [*alternatives, *(s for s in spelled if s not in alternatives)]:
             vector = self.embedder.embed_query(self.scorer.acronyms.expand(alternative))
-            for pid, sentence, score in self.scorer.membership(alternative, vector, pool, contributed):
+            # (a word no candidate writes counts by the written words close to it, unless most of the criterion is
+            # unwritten: "speech synthesis" is in no abstract, and "speech" ~ "utterance" had matched the audio paper)
+            written = not self._unwritten_words(content_terms(alternative), pool)
+            for pid, sentence, score in self.scorer.membership(alternative, vector, pool, contributed, written):
                 if pid not in scores or score > scores[pid].score:
                     scores[pid] = Match(pid, sentence, score)
         return scores

@@ -578,7 +578,7 @@ def test_when_no_paper_clears_a_plural_list_the_closest_are_shown_as_weaker(seed
     """A criterion of judgement is written in no sentence, so no paper clears the bar: the papers closest to the
     best are listed, said to be weaker matches, rather than one paper's answer, however the papers are asked for.
     Asked for one paper, it is one."""
-    criterion = "look inside a model's internal representations or components to explain why it fails"
+    criterion = "look inside a model to explain why it fails"
     answer, shown, _ = answered_list(seed_assistant, f"Which papers {criterion}?")
     head = answer.text.splitlines()[0]
     assert head.startswith("No paper in the corpus clearly matches") and "closest" in head, answer.text

@@ -83,6 +83,18 @@ def test_a_one_word_criterion_credits_related_words_and_a_longer_one_does_not(se
     assert related("data tokens animals") == {}
 
 
+def test_a_word_no_abstract_writes_is_credited_by_the_written_words_close_to_it(seed_assistant: Any) -> None:
+    """ "pictures" is in no seed abstract and "images" is: in a longer criterion the unwritten word reaches it, while
+    the written words are left as they are (each alone drifts) and a word close to nothing written reaches none."""
+    scorer, embed = seed_assistant.gatherer.scorer, seed_assistant.embedder.embed_query
+    stems = [entry.stems for entry in scorer.bank.get(seed_assistant.papers).values()]
+    related = scorer.word_matches("pictures text prompt", embed("pictures text prompt"), stems, True).related
+    assert stem("images") in related[stem("pictures")], related
+    assert set(related) == {stem("pictures")}, related
+    assert scorer.word_matches("zygomorphic prompt", embed("zygomorphic prompt"), stems, True).related == {}
+    assert scorer.word_matches("pictures text prompt", embed("pictures text prompt"), stems).related == {}
+
+
 def test_forms_that_share_a_stem_but_not_a_meaning_are_distant(seed_assistant: Any) -> None:
     """The stemmer makes 'identifi' of both 'identifiability' and 'identifies'; the word vectors tell them
     apart, and a sentence that only 'identifies' something covers the criterion at that form's similarity."""
