@@ -2165,7 +2165,7 @@ def _described_series(question: str) -> list[str]:
     match = _DESCRIPTION_SERIES.search(question)
     if not match:
         return []
-    items = [*_LIST_COMMA_SPLIT.split(match.group(1)), match.group(2)]
+    items = [*_LIST_COMMA.split(match.group(1)), match.group(2)]
     return [_THE.sub("", item).strip() for item in items]
 
 
@@ -2173,7 +2173,6 @@ _SERIES_ITEM = r"(?:[\w&+-]+\s+){0,3}?[\w&+-]+"  # (a description of up to four 
 _DESCRIPTION_SERIES = re.compile(rf"\bthe\s+({_SERIES_ITEM}(?:\s*,\s*(?:the\s+)?{_SERIES_ITEM})+),?\s+(?:and|or)\s+"
                                  rf"(?:the\s+)?({_SERIES_ITEM})\s+(?:papers|works|studies|abstracts|ones)\b",
                                  re.IGNORECASE)
-_LIST_COMMA_SPLIT = re.compile(r"\s*,\s*")
 
 
 def _one_and_another(question: str) -> list[str]:
