@@ -911,11 +911,12 @@ class EvidenceScorer:
     def word_matches(self, criterion: str, vector: np.ndarray, stems: Sequence[Sequence[set[str]]],
                      relate_unwritten: bool = False) -> WordMatches:
         """How the words of these sentences (``stems``, per paper and sentence) stand to the criterion's
-        distinctive word, judged by the stored word vectors (rag.word_vectors): none without such a word.
+        distinctive word, judged by the stored word vectors (rag.word_vectors): none without such a word, but
+        for the words no sentence writes when ``relate_unwritten`` (``_unwritten_related``).
 
         ``related``: the stems whose words are close to it ("animals" -> wildlife; "data from animals"
         the same, "data" being generic). A longer criterion is left to sentence similarity and its own
-        words: each of its words taken alone drifts ("lower" ~ "higher" 0.79, "training-free" ~
+        words: each of its written words taken alone drifts ("lower" ~ "higher" 0.79, "training-free" ~
         "training" 0.73), and on the tuning lists expanding them lost more than it found (mean F1
         0.70 -> 0.67 at RELATED_WORD_MIN). The word's own vector is used (on dev and probe-probe6 lists
         encoding "animals" alone, rather than "data from animals", found the wildlife paper, no list lost),

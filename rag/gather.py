@@ -834,7 +834,7 @@ class Gatherer:
         qualifier, quantity = setting.split()[-2:]
         if self.scorer.absent_terms([qualifier], papers):
             return True
-        return stem(quantity.lower()) in SETTING_KINDS and not names_measure(setting) \
+        return stem(quantity) in SETTING_KINDS and not names_measure(setting) \
             and bool(self.scorer.absent_terms([quantity], papers))
 
     @staticmethod
