@@ -2101,9 +2101,10 @@ def _names_only_unknown(phrase: str, names: NameIndex) -> bool:
 _ACRONYM = re.compile(r"(?<![\w-])[A-Z][\w&+.-]*[A-Z][\w&+.-]*(?![\w-])")  # two capitals or more: "PC", "ToMeSD"
 
 
-# Asking for what is there now ("code already out"), and asking for what is promised too ("... or just promised").
-_NOW = re.compile(r"\b(?:already|right\s+now|today|currently|at\s+the\s+moment)\b", re.IGNORECASE)
-_OR_PROMISED = re.compile(r"\bor\s+(?:[\w-]+\s+){0,3}?(?:promis|commit|plan)\w*", re.IGNORECASE)
+# Asking for what is there now ("code already out", "code i can grab now": "now" after a word, not a sentence-opening
+# "Now, ..."), and asking for what is promised too ("... or just promised", "available now or will be shared").
+_NOW = re.compile(r"\b(?:already|(?<=\w\s)now|today|currently|at\s+the\s+moment)\b", re.IGNORECASE)
+_OR_PROMISED = re.compile(r"\bor\s+(?:[\w-]+\s+){0,3}?(?:promis\w*|commit\w*|plan\w*|will)\b", re.IGNORECASE)
 # A wh-word asking for a paper: "Which paper ...", "What study ..."
 _WHICH_PAPER = re.compile(rf"\b(?:which|what)\s+(?:one\s+)?{_PAPER_NOUN}\b", re.IGNORECASE)
 _EACH_OF_A_SET = re.compile(rf"\b(?:each|every)\s+(?:[\w&+-]+\s+){{0,3}}{_PAPER_NOUN}$",
@@ -2164,12 +2165,25 @@ def _described_series(question: str) -> list[str]:
     Read as one description, the three had been one paper's fact answer (probe178 un032, probe179 uo032)."""
     match = _DESCRIPTION_SERIES.search(question)
     if not match:
-        return []
+        return _typed_series(question)
     items = [*_LIST_COMMA.split(match.group(1)), match.group(2)]
     return [_THE.sub("", item).strip() for item in items]
 
 
+def _typed_series(question: str) -> list[str]:
+    """The descriptions of a series typed without articles, each with its own paper noun, opening the question or
+    its clause after a colon: "causal parents paper, DPO data curation paper, sudoku logic one - which ...?" -> three
+    (the first had been one paper's fact answer, probe184 ut030)."""
+    match = _TYPED_SERIES.search(question)
+    return [m.group(1) for m in _TYPED_ITEM.finditer(match.group(0))] if match else []
+
+
+_WH_WORDS = "what|which|how|who|whom|whose|where|when|why"
 _SERIES_ITEM = r"(?:[\w&+-]+\s+){0,3}?[\w&+-]+"  # (a description of up to four words)
+_TYPED_ITEM = re.compile(rf"\b(?:the\s+)?(?!(?:and|or|vs|{_WH_WORDS}|is|are|was|were|do|does|did|there)\b)"
+                         rf"({_SERIES_ITEM})\s+(?:paper|study|one)\b", re.IGNORECASE)
+_TYPED_SERIES = re.compile(rf"(?:^|:)\s*{_TYPED_ITEM.pattern}"
+                           rf"(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_TYPED_ITEM.pattern})+", re.IGNORECASE)
 _DESCRIPTION_SERIES = re.compile(rf"\bthe\s+({_SERIES_ITEM}(?:\s*,\s*(?:the\s+)?{_SERIES_ITEM})+),?\s+(?:and|or)\s+"
                                  rf"(?:the\s+)?({_SERIES_ITEM})\s+(?:papers|works|studies|abstracts|ones)\b",
                                  re.IGNORECASE)
@@ -2598,11 +2612,23 @@ _CHOICE_SPLIT = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+", re.IGNORECASE)
 def asked_quantities(question: str) -> list[str]:
     """The settings a question asks the value of: "What learning rate and batch size did RISE use?" -> ["learning
     rate", "batch size"]. An abstract that never writes one has no value for it, whatever figures it states. Only
-    a setting the wh-word's clause asks for: "Which abstracts put a number on their gains - not dataset sizes?"
-    asks for papers, and sets sizes aside. Nor the size of what a paper is or builds ("What model size does DGP
-    use?", "the dataset size"): its counts ("7B and 13B", "33,625 events") answer that."""
-    return [f"{m.group(1).strip()} {m.group(2)}" for m in _QUANTITY.finditer(question)
-            if _ASKS_QUANTITY.search(question[:m.start()]) and not _BUILT_THING.search(m.group(1))]
+    a setting the wh-word's clause asks for, or one typed as the question ("learning rate for X?"): "Which
+    abstracts put a number on their gains - not dataset sizes?" asks for papers, and sets sizes aside. Nor the size
+    of what a paper is or builds ("What model size does DGP use?", "the dataset size"): its counts ("7B and 13B",
+    "33,625 events") answer that."""
+    asked: list[str] = []
+    # where the settings typed as the question end: "learning rate and batch size used for X?" asks both (not "RL
+    # roundup time, and yes, RLHF counts. What have we got?", whose wh-word asks)
+    after = len(question) if _ANY_WH.search(question) else 0
+    for m in _QUANTITY.finditer(question):
+        typed = after <= m.start() and (not question[after:m.start()].strip(" ,")
+                                        or bool(_SERIES_JOIN.fullmatch(question[after:m.start()])))
+        if (typed or _ASKS_QUANTITY.search(question[:m.start()])) and not _BUILT_THING.search(m.group(1)):
+            qualifier = m.group(1).split()
+            named = typed and len(qualifier) > 1 and _ACRONYM.fullmatch(qualifier[0])  # ("DGP inference overhead")
+            asked.append(" ".join([*(qualifier[1:] if named else qualifier), m.group(2)]))
+        after = m.end() if typed else len(question)
+    return asked
 
 
 def names_measure(text: str) -> bool:
@@ -2678,6 +2704,8 @@ _QUANTITY = re.compile(r"\b((?:(?!(?:what|which|how|much|the|a|an|and|or|of|its|
                        r"|was|were|at|in|on|for|with|by|to)\b)[\w-]+\s+){1,2})(sizes?|rates?|ranks?|ratios?|counts?"
                        r"|latency|latencies|overheads?|footprints?|times?|runtimes?|speedups?|throughputs?)\b",
                        re.IGNORECASE)
+_ANY_WH = re.compile(rf"\b(?:{_WH_WORDS})\b", re.IGNORECASE)
+_SERIES_JOIN = re.compile(r"\s*(?:,\s*)?(?:and|or|,)\s+", re.IGNORECASE)
 _BUILT_THING = re.compile(rf"\b(?:{_PART_NOUNS}|models?|data|corpus|network)s?\b", re.IGNORECASE)
 _ASKS_QUANTITY = re.compile(r"\b(?:what|which|how\s+much)\b(?:(?!\s-\s)[^,;:.?!()\u2013\u2014])*$",  # (its clause)
                             re.IGNORECASE)

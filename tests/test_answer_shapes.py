@@ -212,6 +212,12 @@ def test_a_series_of_descriptions_sharing_one_paper_noun_compares_each(seed_assi
     assert answer.kind == "compare" and set(cited_ids(answer)) == {"p03", "p10", "p12"}, answer.text
 
 
+def test_a_typed_series_of_descriptions_each_with_its_noun_compares_each(seed_assistant) -> None:
+    """ "A paper, B paper, C one - ..." typed without articles had been one paper's fact answer (probe184 ut030)."""
+    answer = seed_assistant.answer("zebra finch paper, token merging paper, liquid biopsy one - who releases data?")
+    assert answer.kind == "compare" and set(cited_ids(answer)) == {"p03", "p10", "p12"}, answer.text
+
+
 def test_a_bare_comparison_has_no_lead(seed_assistant) -> None:
     answer = seed_assistant.answer("Compare DaTMe and DGP.")
     assert answer.text.startswith("| Paper |"), answer.text[:200]
@@ -1246,6 +1252,10 @@ def test_code_asked_for_as_out_now_leaves_out_a_promise(seed_assistant) -> None:
     assert "p16" not in cited_ids(now), now.text
     either = seed_assistant.answer("Which papers have code I can download right now or planned for release?")
     assert {"p04", "p07", "p10", "p16"} <= set(cited_ids(either)), either.text
+    typed = seed_assistant.answer("papers with code out there to pull today, skip the ones only promising it")
+    assert "p16" not in cited_ids(typed) and {"p04", "p07"} <= set(cited_ids(typed)), typed.text
+    downloadable = seed_assistant.answer("which ones have code i could clone now, not just promised")
+    assert "p16" not in cited_ids(downloadable) and {"p04", "p07"} <= set(cited_ids(downloadable)), downloadable.text
 
 
 @pytest.mark.parametrize("question", ["medical papers", "theory papers?"])

@@ -970,6 +970,11 @@ def test_link_names_on_the_seed_corpus(seeds) -> None:
     ("Which papers report gains - not batch sizes?", []),
     ("What model size does RiverSense use?", []),
     ("Does TideFormer keep the compression ratio fixed?", []),
+    # typed as the question itself, with no wh-word: the settings it opens with
+    ("dropout rate and warmup ratio for GlowNet training?", ["dropout rate", "warmup ratio"]),
+    ("GlowNet inference latency vs the baseline?", ["inference latency"]),  # (a name is not the setting)
+    ("gpu inference latency of GlowNet?", ["gpu inference latency"]),
+    ("GlowNet gets faster inference latency?", []),
 ])
 def test_asked_quantities_are_the_settings_a_wh_word_asks_the_value_of(question: str, settings: list[str]) -> None:
     assert asked_quantities(question) == settings
