@@ -218,6 +218,13 @@ def test_a_typed_series_of_descriptions_each_with_its_noun_compares_each(seed_as
     assert answer.kind == "compare" and set(cited_ids(answer)) == {"p03", "p10", "p12"}, answer.text
 
 
+def test_a_domain_named_in_a_scope_series_puts_its_paper_in_the_list(seed_assistant) -> None:
+    """META-DINO's only medical sentence is "Across subcellular fluorescence microscopy, Earth observation, wildlife
+    monitoring, and medical imaging, ...": as a whole it scored under the list's bar for medical imaging."""
+    answer = seed_assistant.answer("Which papers use medical imagery?")
+    assert answer.kind == "list" and {"p09", "p14"} <= set(cited_ids(answer)), answer.text
+
+
 def test_a_bare_comparison_has_no_lead(seed_assistant) -> None:
     answer = seed_assistant.answer("Compare DaTMe and DGP.")
     assert answer.text.startswith("| Paper |"), answer.text[:200]

@@ -29,6 +29,7 @@ from rag.evidence import (
     number_twin,
     others_named,
     says_what_it_is,
+    scope_items,
     spelled_by,
     stated_count,
     term_stems,
@@ -48,6 +49,18 @@ def test_banked_stems_equal_the_stems_of_the_expanded_text() -> None:
     expanded = [t for t in sentences if acronyms.expand(t) != t]
     assert len(expanded) >= 20  # the check covers sentences that gain long forms or acronyms, not only plain ones
     assert [acronyms.stems(t) for t in sentences] == [term_stems(words(acronyms.expand(t))) for t in sentences]
+
+
+@pytest.mark.parametrize(("sentence", "items"), [
+    ("Across reef surveys, kelp mapping, and plankton counts, TideNet beats baselines.",
+     ["reef surveys", "kelp mapping", "plankton counts"]),
+    ("We test on data spanning audio, video, or text.", ["audio", "video", "text"]),
+    # clauses are no items, and a sentence without a scope preposition sets out no scope
+    ("Across settings where labels are scarce, where drift is strong, and where data is noisy, it helps.", []),
+    ("We use reef surveys, kelp mapping, and plankton counts.", []),
+])
+def test_scope_items_are_the_short_items_a_scope_preposition_sets_out(sentence: str, items: list[str]) -> None:
+    assert scope_items(sentence) == items
 
 
 def test_an_acronym_in_a_sentence_brings_the_stems_of_its_long_form() -> None:
