@@ -1157,13 +1157,17 @@ class Gatherer:
         return gathered
 
     def _lacking(self, terms: Sequence[str], matches: Sequence[Match]) -> list[Match]:
-        """The set's members that do not match ``terms`` by the list's own membership bar, each with the
-        sentence that put it in the set."""
+        """The set's members that do not match ``terms`` by the list's own membership bar, or never write their
+        distinctive word, each with the sentence that put it in the set."""
         text = " ".join(terms)
         vector = self.embedder.embed_query(self.scorer.acronyms.expand(text))
         cleared = _clearing({pid: score for pid, _, score in self.scorer.membership(
             text, vector, [self.papers[m.paper_id] for m in matches])})
-        return [m for m in matches if m.paper_id not in cleared]
+        # (and those whose abstract never writes the terms' distinctive word: "imaging" of "imaging data", which the
+        # cfDNA paper had cleared by its "real patient data")
+        word = distinctive_word(text)
+        return [m for m in matches if m.paper_id not in cleared
+                or (word and self.scorer.absent_terms([word], [self.papers[m.paper_id]]))]
 
     def _contribution_match(self, match: Match) -> Match:
         """The paper with its contribution sentence (a complement list says what each paper is about instead)."""

@@ -942,6 +942,13 @@ def test_one_set_member_left_is_counted_in_the_singular(seed_assistant) -> None:
     assert answer.text.startswith('1 of the "genomics" papers is not about "tabular models":'), answer.text
 
 
+def test_a_set_member_never_writing_the_excluded_word_lacks_it(seed_assistant) -> None:
+    """The cfDNA paper had cleared "imaging data" by its "real patient data", and "which of the medical papers have
+    no imaging data?" left it out; META-DINO's "medical imaging" keeps it in the excluded part."""
+    answer = seed_assistant.answer("Of the medical papers, which ones have no imaging data?")
+    assert answer.kind == "list" and "p03" in cited_ids(answer) and "p09" not in cited_ids(answer), answer.text
+
+
 GNN_VARIANTS = [
     "Which papers use graph neural networks?",
     "Is there any work on graph neural networks?",
