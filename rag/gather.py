@@ -903,8 +903,8 @@ class Gatherer:
         # (asked for code out now, a paper only promising it is none: "We will open-source code/weight/demo soon"
         # had been listed by 14 tuning lists asking for code "already available")
         promised = plan.asks_made_now and "release" in asked_roles(plan.criterion)
-        ranked = [m for m in sorted(scores.values(), key=lambda m: -m.score) if m.paper_id not in aside
-                  and not (promised and promises_release(m.sentence.text))]
+        candidates = [m for m in sorted(scores.values(), key=lambda m: -m.score) if m.paper_id not in aside]
+        ranked = [m for m in candidates if not (promised and promises_release(m.sentence.text))]
         if not ranked and not plan.negated:  # no abstract holds the criterion's distinctive word: none matches
             return Gathered("list", [], [], [], [], [], criterion=_quoted(plan.alternatives or [plan.criterion]))
         if not ranked:
@@ -954,6 +954,10 @@ class Gatherer:
         criterion = _quoted(named or [plan.criterion])
         criterion += f", setting aside those about {_quoted(plan.set_aside)}" if aside else ""
         criterion += f", setting aside {_named(plan.avoided, self.papers)}" if plan.avoided else ""
+        # (and says which it left out as only promising one, rather than dropping them unsaid)
+        if promising := [m.paper_id for m in candidates if m not in ranked and _clears(m.score, ceiling)]:
+            criterion += f", not counting {_named(promising, self.papers)}, which only promise" \
+                         f"{'s' if len(promising) == 1 else ''} a release"
         gathered = Gathered("list", [], [], [], members[:MAX_LISTED], possible, matched_total=len(members),
                             more=members[MAX_LISTED:], criterion=criterion, negated=plan.negated, within=within,
                             quoting=quoted_by)

@@ -1264,6 +1264,7 @@ def test_code_asked_for_as_out_now_leaves_out_a_promise(seed_assistant) -> None:
     now = seed_assistant.answer("Which papers have code I can download right now?")
     assert now.kind == "list" and {"p04", "p07", "p10"} <= set(cited_ids(now)), now.text
     assert "p16" not in cited_ids(now), now.text
+    assert "not counting DGP, which only promises a release" in now.text.splitlines()[0], now.text  # (said, not hidden)
     either = seed_assistant.answer("Which papers have code I can download right now or planned for release?")
     assert {"p04", "p07", "p10", "p16"} <= set(cited_ids(either)), either.text
     typed = seed_assistant.answer("papers with code out there to pull today, skip the ones only promising it")
