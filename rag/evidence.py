@@ -868,7 +868,7 @@ class EvidenceScorer:
         if word and not any(matches.related.get(s) for s in term_stems([word])) and self.absent_terms([word], papers):
             return []
         releases = "release" in asked_roles(criterion)  # ("ship code": the sentences saying where code is, as evidence)
-        released = {w.lower() for w in words(criterion)} & RELEASED_THINGS if releases else set()
+        released = released_things(criterion) if releases else set()
         out = []
         for paper in papers:
             entry = banked[paper.id]
@@ -1159,7 +1159,12 @@ def _shipping(entry: Banked, released: set[str]) -> Sentence | None:
     at ..." had set a bar that V33DA's "We release V33DA ... together with code for the evaluated methods" missed,
     while "Which papers share their code?" listed both. (Only then: "LLMs ... releasing code" asks about LLMs.)"""
     return next((sentence for sentence, role in zip(entry.sentences, entry.roles, strict=True)
-                 if role == "release" and released & {w.lower() for w in words(sentence.text)}), None)
+                 if role == "release" and released & released_things(sentence.text)), None)
+
+
+def released_things(text: str) -> set[str]:
+    """The things a text speaks of releasing (RELEASED_THINGS it writes: "code", "weights", ...)."""
+    return {low for w in words(text) if (low := w.lower()) in RELEASED_THINGS}
 
 
 # A release only promised, not made: "We will open-source code/weight/demo soon", "to be released upon acceptance".
@@ -1169,7 +1174,7 @@ _PROMISED = re.compile(r"\b(?:will|shall|soon|upon\s+(?:acceptance|publication)|
 
 def promises_release(text: str) -> bool:
     """Whether a sentence promises a release (code, a repository) rather than saying where it is."""
-    return bool(_PROMISED.search(text)) and bool(RELEASED_THINGS & {w.lower() for w in words(text)})
+    return bool(_PROMISED.search(text)) and bool(released_things(text))
 
 
 _PRIOR_WORK = re.compile(r"\b(?:existing|prior|previous|earlier|current|other|standard|conventional|baselines?|"

@@ -904,7 +904,8 @@ class Gatherer:
         # had been listed by 14 tuning lists asking for code "already available")
         promised = plan.asks_made_now and "release" in asked_roles(plan.criterion)
         candidates = [m for m in sorted(scores.values(), key=lambda m: -m.score) if m.paper_id not in aside]
-        ranked = [m for m in candidates if not (promised and promises_release(m.sentence.text))]
+        only_promising = {m.paper_id for m in candidates if promised and promises_release(m.sentence.text)}
+        ranked = [m for m in candidates if m.paper_id not in only_promising]
         if not ranked and not plan.negated:  # no abstract holds the criterion's distinctive word: none matches
             return Gathered("list", [], [], [], [], [], criterion=_quoted(plan.alternatives or [plan.criterion]))
         if not ranked:
@@ -955,7 +956,7 @@ class Gatherer:
         criterion += f", setting aside those about {_quoted(plan.set_aside)}" if aside else ""
         criterion += f", setting aside {_named(plan.avoided, self.papers)}" if plan.avoided else ""
         # (and says which it left out as only promising one, rather than dropping them unsaid)
-        if promising := [m.paper_id for m in candidates if m not in ranked and _clears(m.score, ceiling)]:
+        if promising := [m.paper_id for m in candidates if m.paper_id in only_promising and _clears(m.score, ceiling)]:
             criterion += f", not counting {_named(promising, self.papers)}, which only promise" \
                          f"{'s' if len(promising) == 1 else ''} a release"
         gathered = Gathered("list", [], [], [], members[:MAX_LISTED], possible, matched_total=len(members),
