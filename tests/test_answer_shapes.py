@@ -225,6 +225,20 @@ def test_a_domain_named_in_a_scope_series_puts_its_paper_in_the_list(seed_assist
     assert answer.kind == "list" and {"p09", "p14"} <= set(cited_ids(answer)), answer.text
 
 
+def test_evidence_scores_a_scope_series_by_its_closest_item_as_lists_do(seed_assistant) -> None:
+    """Evidence and list membership share one sentence similarity (``Banked.similarities``): "Across subcellular
+    fluorescence microscopy, Earth observation, wildlife monitoring, and medical imaging, ..." is about each item,
+    and is as close to a question about one of them as that item is, discounted. Evidence had scored the whole
+    sentence only, so a fact answer asking which fields were tested could miss the sentence listing them."""
+    gatherer = seed_assistant.gatherer
+    vector = gatherer.embedder.embed_query("satellite imagery")
+    source = seed_assistant.retriever.search("satellite imagery", 1, paper_ids=["p09"])[0]
+    evidence = gatherer.scorer.sentences(["satellite", "imagery"], vector, [source])
+    series = next(e for e in evidence if e.sentence.text.startswith("Across subcellular"))
+    whole = float(gatherer.embedder.embed_query(series.sentence.text) @ vector)
+    assert series.similarity > whole + 0.05, (series.similarity, whole)
+
+
 def test_a_bare_comparison_has_no_lead(seed_assistant) -> None:
     answer = seed_assistant.answer("Compare DaTMe and DGP.")
     assert answer.text.startswith("| Paper |"), answer.text[:200]
