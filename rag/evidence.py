@@ -790,9 +790,9 @@ class SentenceBank:
         stored = self._vectors(papers)
         series = {(pid, index): items for pid, (sentences, _) in stored.items()
                   for index, sentence in enumerate(sentences) if (items := scope_items(sentence.text))}
-        # (one batch: at 50k a list banks 100 candidates, about one of which sets out a scope series)
-        flat = self.embedder.embed([item for items in series.values() for item in items]) if series \
-            else np.zeros((0, 0), dtype=np.float32)
+        # (one batch, empty when no sentence sets out a scope series: at 50k a list banks 100 candidates, about one
+        # of which does)
+        flat = self.embedder.embed([item for items in series.values() for item in items])
         vectors_of: dict[str, dict[int, np.ndarray]] = defaultdict(dict)
         start = 0
         for (pid, index), items in series.items():

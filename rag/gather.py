@@ -449,7 +449,7 @@ class Gatherer:
             return False
         vector = self.embedder.embed_query(" ".join(plan.topic_terms))
         banked = self.scorer.bank.get(pool)
-        closest = max((float((entry.vectors @ vector).max()) for entry in banked.values() if entry.sentences),
+        closest = max((float(entry.similarities(vector).max()) for entry in banked.values() if entry.sentences),
                       default=0.0)
         return closest < OVERVIEW_SUBJECT
 

@@ -57,7 +57,8 @@ class Evidence:
     """One abstract sentence scored against what the question asks.
 
     ``similarity`` is the sentence's embedding similarity to the question (or
-    criterion); ``coverage`` the IDF-weighted share of the question's content
+    criterion; a sentence setting out a series of domains counts by its closest
+    item, see rag.evidence); ``coverage`` the IDF-weighted share of the question's content
     terms the sentence contains. The composer quotes it, the LLM prompt builder
     and the UI highlight it, all from this one object.
     """
