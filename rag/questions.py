@@ -1552,7 +1552,13 @@ _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to
                        r"|(?:akin|analogous|similar|comparable)\s+to|(?:much|just|kind\s+of|sort\s+of|a\s+bit)\s+like"
                        r"|the\s+(?:equivalent|analogue)\s+of)[^()]*\)"
                        # (or between commas: "make identifiability, or its failure, a central question", probe107)
-                       r"|,\s+or\s+(?:its|their|the\s+lack\s+of|lack)\b[^,;:?.!()]*(?=,)",
+                       r"|,\s+or\s+(?:its|their|the\s+lack\s+of|lack)\b[^,;:?.!()]*(?=,)"
+                       # (an analogy drawn in a clause of its own, up to its end: ", kind of like a knockout screen?",
+                       # "Kind of like dropping a cache in front of a service.", ", the way a mechanic might ...";
+                       # probe188 ux009 and probe94 ql001 had been told no paper matches "knockout screen", "exam": of
+                       # the 7,878 tuning questions 3 better, 0 worse. Not "similar to": papers similar to one asked)
+                       r"|(?:,\s*|(?<=[.?!])\s*|^)(?:(?:much|just|kind\s+of|sort\s+of|a\s+bit|rather)\s+like"
+                       r"|(?:akin|analogous)\s+to|the\s+way\s+(?:we|you|one|people|a|an)\b)[^,;:?.!()]*",
                        re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
 # The items a concession accepts alike, ", whether A, B, or C": examples of the criterion, which only stand in for
 # it when it matches no paper ("a direct bearing on healthcare, whether clinical diagnosis, medical imaging, or
