@@ -232,7 +232,7 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Which works attempted or sought to map reefs from the air?", "map reefs air"),
     # an analogy in parentheses (probe154 tn014)
     ("Which papers map reefs from the air (akin to a census of a forest)?", "map reefs air"),
-    # ... and in a clause of its own (probe188 ux009, probe94 ql001, probe133 rz002: refused or listed none)
+    # ... and in a clause of its own (probe188 ux009, probe94 ql001, probe133 rz002: no gold paper listed)
     ("which ones map reefs from the air, kind of like a census of a forest?", "map reefs air"),
     ("Which papers map reefs, sort of like a forest census, from drone photos?", "map reefs drone photos"),
     ("Anything mapping reefs from the air? Kind of like a forest census. I want drone surveys.", "mapping reefs air"),
