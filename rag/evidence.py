@@ -1360,8 +1360,13 @@ def _lists_after(sentence: str, head: str, count: int) -> bool:
 
 
 def _short_series(items: Sequence[str], count: int) -> bool:
-    """Exactly ``count`` items, each a short noun phrase (LISTED_ITEM_WORDS): a list, not clauses."""
-    return len(items) == count and all(len(words(item)) <= LISTED_ITEM_WORDS for item in items)
+    """Exactly ``count`` items, each a short noun phrase: a list, not clauses."""
+    return len(items) == count and _short_items(items)
+
+
+def _short_items(items: Sequence[str]) -> bool:
+    """Each item a short noun phrase (LISTED_ITEM_WORDS), not a clause."""
+    return all(len(words(item)) <= LISTED_ITEM_WORDS for item in items)
 
 
 def _scope_series(sentence: str, count: int) -> bool:
@@ -1376,7 +1381,7 @@ def scope_items(sentence: str) -> list[str]:
     imaging"); none when it has no such series or an item is a clause."""
     match = _SCOPE_SERIES.search(sentence)
     items = [part.strip() for part in _SEPARATOR.split(match.group(1)) if part.strip()] if match else []
-    return items if _short_series(items, len(items)) else []
+    return items if _short_items(items) else []
 
 
 # a preposition of scope, then items up to one closed by "and"/"or" and ended by a comma or the clause's end
