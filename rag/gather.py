@@ -480,8 +480,10 @@ class Gatherer:
         named = list(dict.fromkeys(pid for pid in pointed if pid))
         back = plan.pointed_back if plan.described and not named else []  # ("it" and "the other diffusion paper")
         pointed = named + back
-        by_description = {phrase: self._described_by(phrase, plan, scope, back) for phrase in plan.described
-                          if not self._describes_named(phrase, named)}
+        # (a description set beside a name is of another paper, even one the named paper writes every word of)
+        by_description = {phrase: self._described_by(phrase, plan, scope, [*back, *plan.beside_named.get(phrase, [])])
+                          for phrase in plan.described
+                          if phrase in plan.beside_named or not self._describes_named(phrase, named)}
         pointed += [pid for pid in dict.fromkeys(_described_papers(by_description, bool(plan.compared_count), pointed))
                     if pid not in pointed]
         if not pointed and plan.carried and not plan.counted_anew and self._is_followup(plan, scope):
@@ -508,13 +510,13 @@ class Gatherer:
                 list(scope.ids) if len(scope.ids) <= MAX_COMPARED and not plan.set_valued else [])
         return pointed
 
-    def _described_by(self, phrase: str, plan: QuestionPlan, scope: Scope, back: Sequence[str] = ()) -> list[Scored]:
-        """The papers a description may point at, best first: those writing any of its words, or close enough in
-        meaning (DESCRIBED_MIN)."""
+    def _described_by(self, phrase: str, plan: QuestionPlan, scope: Scope, taken: Sequence[str] = ()) -> list[Scored]:
+        """The papers a description may point at, best first, but for those ``taken`` by other words of the
+        question: those writing any of its words, or close enough in meaning (DESCRIBED_MIN)."""
         among = f"{phrase} {plan.described_among}" if plan.described_among else phrase  # (of the set named)
         return [s for s in self.retriever.rank(among, paper_ids=scope.ids, mode=self.mode, filters=scope.filters,
                                                describing=True)
-                if s.paper_id not in scope.avoided and s.paper_id not in back
+                if s.paper_id not in scope.avoided and s.paper_id not in taken
                 and (s.lexical > 0 or s.dense >= DESCRIBED_MIN)]
 
     def _unmatched(self, plan: QuestionPlan, pointed: Sequence[str], scope: Scope) -> str:

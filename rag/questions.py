@@ -676,6 +676,9 @@ class QuestionPlan:
     # a target named by a label that many abstracts use as a word ("DNA"): those papers, any of which may be meant
     ambiguous: dict[str, list[str]] = field(default_factory=dict)
     described: list[str] = field(default_factory=list)
+    # the descriptions joined to a name as another side ("DaTMe vs the paper on rare combinations"), each with the
+    # papers that side names: other papers than those
+    beside_named: dict[str, list[str]] = field(default_factory=dict)
     # the set the described papers are of: "Compare the two papers on diffusion: the one that ..." -> "diffusion"
     described_among: str = ""
     set_valued: bool = False
@@ -892,6 +895,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     noun = noun or next(iter(counted_nouns(question)), "")  # (the first "how many" noun)
     plan = QuestionPlan(
         question=question, kind="fact", query=question, terms=terms, targets=named, described=described,
+        beside_named=_beside_a_name(question_kept, described, named, names),
         ambiguous={pid: holders for pid in named if (holders := _ambiguous(pid, question, names))},
         set_valued=set_cue and not named,
         negated=bool(_NEGATED.search(_CIRCUMSTANCE.sub(" ", _OTHER_CAUSE.sub(" ", _WAIVED.sub(
@@ -2091,6 +2095,39 @@ def described_parts(question: str, named: Sequence[str], papers: Sequence[Paper]
     # Beside another paper, it is the side of a comparison ("the benchmark for blaming failures and the bird-call
     # attribution dataset").
     return parts if len(named) + len(parts) >= 2 else [part for part in parts if part not in of_one]
+
+
+def _beside_a_name(question: str, described: Sequence[str], named: Sequence[str],
+                   names: NameIndex) -> dict[str, list[str]]:
+    """The descriptions a question joins to a paper it names, as the other side of a pair: "DaTMe vs the paper on
+    image generators failing rare combinations", "Both DaTMe and the paper on rare attribute-object combinations".
+    They describe another paper, though the named one may match them best (DaTMe writes "image" and "generation"):
+    the comparison had had one side (probe188 ux026, probe110 sm025). A description the question opens with
+    ("In the study of text-to-image failures ..., how well does the Compositional Stress Index ...?") or sets in
+    parentheses is of the named paper itself, and stays free to find it."""
+    lower = question.lower()
+    beside = {}
+    for phrase in described:
+        at = lower.find(phrase.lower())
+        joined = _JOINED_SIDE.search(question[:at]) if at > 0 else None
+        side = " ".join(_CLAUSE_START.split(question[:joined.start()])[-1].split()[-SIDE_WORDS:]) if joined else ""
+        if side_named := [pid for pid in named if _names_one_of(side, [pid], names)]:
+            beside[phrase] = side_named  # (only those: "SIF and the Compositional Stress Index" is of a named paper)
+    return beside
+
+
+# The words before the joining word that the named side ends within: "How does RISE compare with the ...", "Contrast
+# DeltaDirect's training recipe with the ..."; further back the pair is something else, "what AUROC did the
+# architecture hit vs the standard-of-care test" (of the cfDNA paper named at the sentence's start, probe178 uh040)
+SIDE_WORDS = 4
+
+
+# What joins a described side to the side before it: a conjunction or comparison word, then "the", then any paper
+# noun and what opens the description ("vs the paper on ", "and the ", "with the study that uses ")
+_JOINED_SIDE = re.compile(rf"\b(?:and|vs\.?|versus|with|against|from|to|or)\s+the\s+(?:(?:{_PAPER_NOUN}|one|"
+                          rf"{_PART_NOUNS})\s+(?:(?:on|about|of|for|in|with|where)\s+|(?:that|which)\s+(?:[\w-]+\s+)?))?$",
+                          re.IGNORECASE)
+_CLAUSE_START = re.compile(r"[.?!:;]\s")
 
 
 def _names_only_unknown(phrase: str, names: NameIndex) -> bool:

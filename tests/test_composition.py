@@ -244,6 +244,20 @@ def test_comparison_gives_each_named_paper_its_own_row_in_the_order_named(mini, 
     assert sorted(s.paper_id for s in answer.sources[:2]) == sorted(order)
 
 
+@pytest.mark.parametrize(("question", "named", "others"), [
+    ("PathRoute versus the paper on graph neural networks too: how do they differ?", "m6", {"m2", "m5"}),
+    ("Both MoleGraph and the paper on graph neural networks as well - what does each predict?", "m5", {"m2", "m6"}),
+    ("Contrast RiverSense with the study that uses a graph neural network, too.", "m2", {"m5", "m6"}),
+])
+def test_a_description_set_beside_a_named_paper_is_another_paper(mini, question, named, others) -> None:
+    """The named paper writes every word of the description beside it, yet "X versus the paper on Y" sets two papers
+    side by side: the comparison had quoted the named paper alone."""
+    answer = mini.answer(question)
+    cited = cited_ids(answer)
+    assert cited[0] == named and len(cited) == 2 and cited[1] in others, answer.text
+    assert_citations_valid(answer)
+
+
 # --------------------------------------------------------------------------- aggregate answers
 
 
