@@ -403,8 +403,9 @@ _DESCRIBED = re.compile(
     rf"|(?i:\bthe\s+((?:(?!the\b){_DESCRIPTION_WORD}\s+){{1,5}}?{_WORD_WHOLE})\s+dataset\b)"
     # "the ASD prompting method": a method/model/benchmark described by a name-like word (a parameter count
     # such as "7B" is not one: "the base 7B model" is a model inside a paper; nor across a sentence's end: "the stored
-    # intermediate values. Is there a method" had been a description)
-    rf"|(?i:\bthe\s+)((?:[\w&+.'-]*[\w&+'-]\s+){{0,4}}?(?!\d+(?:\.\d+)?[BMKT]\b)[\w&+.'-]*[A-Z][\w&+.'-]*"
+    # intermediate values. Is there a method" had been a description; nor "AI", any model: "whose trick works without
+    # retraining the AI model" had been answered from the one paper "AI" found, probe190 uz006)
+    rf"|(?i:\bthe\s+)((?:[\w&+.'-]*[\w&+'-]\s+){{0,4}}?(?!\d+(?:\.\d+)?[BMKT]\b|AI\b)[\w&+.'-]*[A-Z][\w&+.'-]*"
     rf"(?:\s+[\w&+.'-]*[\w&+'-]){{0,3}}?)\s+"
     rf"(?i:method|approach|model|framework|benchmark|dataset|system|procedure|technique|trick)\b"
     # a description opening the question without "the": "DPO curation paper vs. the Token Hypothesis paper." (no
@@ -1581,9 +1582,12 @@ _EXAMPLE_SEPARATOR = re.compile(r",?\s+or\s+|,\s+|\s*/\s*|^(?:e\.g\.|i\.e\.|such
 # (of a criterion's content words, one word ending the phrase: not "without proposing method fix", "without human
 # labels"; an amount before it and the model it leaves alone after it are no other words: "without extra training",
 # "without retraining the model", probe179 uo009, probe182 ur008, and five tuning lists, had matched no abstract)
-_WITHOUT = re.compile(r"\b(?:without|zero)\s+(?:(?:extra|additional|further)\s+)?(?:re-?(?=train))?([a-z]{4,})"
-                      r"(?:\s+(?:extra|additional))?(?:\s+(?:model|models|network|networks|weights))?"
-                      r"(?=$|\s+(?:or|and)\b)", re.IGNORECASE)
+# (nor "any" before it, nor the model named with its article, nor "at all" after: "without any training at all",
+# "without retraining the AI model at all", probe190 uz006)
+_WITHOUT = re.compile(r"\b(?:without|zero)\s+(?:(?:any|extra|additional|further)\s+)?(?:re-?(?=train))?([a-z]{4,})"
+                      r"(?:\s+(?:extra|additional))?(?:\s+(?:the|a|an|its|their|your))?"
+                      r"(?:\s+(?:ai|base|pretrained|underlying|existing))?(?:\s+(?:model|models|network|networks|weights))?"
+                      r"(?:\s+at\s+all)?(?=$|\s+(?:or|and)\b)", re.IGNORECASE)
 
 
 def alternatives(question: str, drop: Sequence[str] = ()) -> list[str]:

@@ -829,6 +829,10 @@ def test_experiments_on_something_frame_the_criterion() -> None:
     ("reef surveys without extra labels", ["reef surveys without extra labels", "reef surveys label-free"]),
     ("counting corals without retraining the model", ["counting corals without retraining model",
                                                        "counting corals training-free"]),
+    # ... and past "any", the model's article and what it is, and "at all" (probe190 uz006)
+    ("counting corals without any labels at all", ["counting corals without labels", "counting corals label-free"]),
+    ("counting corals without retraining the base model at all", ["counting corals without retraining base model",
+                                                                   "counting corals training-free"]),
     ("adapt a large pretrained reef model to tropical or temperate kelp",
      ["adapt large pretrained reef model tropical temperate kelp"]),
     # what the criterion is said to be a kind of names it; its examples are no alternatives
@@ -1013,6 +1017,15 @@ def test_a_description_does_not_run_across_a_sentence_end(mini) -> None:
     question = ("Fine-tuning runs out of GPU memory because of the stored intermediate values. Is there a method "
                 "that only sends the learning signal back through a few positions?")
     assert described_parts(question, [], mini) == []
+
+
+def test_the_ai_model_describes_no_paper(mini) -> None:
+    """ "AI" is any model, not a name-like word describing one paper: "whose trick works without retraining the AI
+    model" had been answered from the one paper "AI" found, not listed (probe190 uz006)."""
+    question = "Any submissions whose trick works without retraining the AI model at all?"
+    assert described_parts(question, [], mini) == []
+    assert plan_question(question, mini).kind == "list"
+    assert described_parts("Compare GlowNet with the ASD counting model.", [], mini) == ["ASD counting"]
 
 
 def test_described_parts_keep_descriptions_of_unnamed_papers(mini) -> None:
