@@ -676,6 +676,9 @@ class QuestionPlan:
     targets: list[str] = field(default_factory=list)
     # a target named by a label that many abstracts use as a word ("DNA"): those papers, any of which may be meant
     ambiguous: dict[str, list[str]] = field(default_factory=dict)
+    # targets linked only by a word their abstract uses, not a name it introduces ("ViT"): meant only if the question
+    # retrieves them best
+    mentioned_only: list[str] = field(default_factory=list)
     described: list[str] = field(default_factory=list)
     # the descriptions joined to a name as another side ("DaTMe vs the paper on rare combinations"), each with the
     # papers that side names: other papers than those
@@ -852,6 +855,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     # generators botching rare combos: ... what kind of fix actually works?" asks of those two)
     set_cue = bool(_SET_VALUED.search(question)) and len(described_parts(question, [], names)) < 2
     linked = _linked(question, names, coined_only=set_cue, by_acronym=True)
+    mentioned_only = list(linked) if linked and not set_cue \
+        and not _linked(question, names, coined_only=True, by_acronym=True) else []
     unnamed = _blanked_all(_COLLECTION, question)  # "this collection" points at nothing said
     spelled: dict[str, int] = {}  # where a long form naming a paper ends
     if acronyms:  # "Dynamic Gated Pathways" -> DGP; a label that is itself a long form still matches as written
@@ -898,6 +903,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
         question=question, kind="fact", query=question, terms=terms, targets=named, described=described,
         beside_named=_beside_a_name(question_kept, described, named, names),
         ambiguous={pid: holders for pid in named if (holders := _ambiguous(pid, question, names))},
+        mentioned_only=[pid for pid in mentioned_only if pid in named],
         set_valued=set_cue and not named,
         negated=bool(_NEGATED.search(_CIRCUMSTANCE.sub(" ", _OTHER_CAUSE.sub(" ", _WAIVED.sub(
             " ", _CORRECTION.sub(" ", _set_sentence(question_kept))))))),

@@ -258,6 +258,18 @@ def test_a_description_set_beside_a_named_paper_is_another_paper(mini, question,
     assert_citations_valid(answer)
 
 
+@pytest.mark.parametrize(("question", "paper_id"), [
+    ("The paper that counts fireflies filmed at dusk: what R2 does it reach?", "m1"),
+    ("What R2 does the reaction yield model reach?", "m5"),
+])
+def test_a_word_one_abstract_uses_points_at_it_only_when_the_question_retrieves_it(mini, question, paper_id) -> None:
+    """ "R2" is written by MoleGraph alone, but names nothing: a question describing the firefly counter is about
+    GlowNet (it had compared MoleGraph with GlowNet), one describing the yield model about MoleGraph."""
+    answer = mini.answer(question)
+    assert cited_ids(answer) == [paper_id], answer.text
+    assert_citations_valid(answer)
+
+
 # --------------------------------------------------------------------------- aggregate answers
 
 
