@@ -854,9 +854,9 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     # names would point ("the paper on video LLMs that can't tell which way things move and the one on image
     # generators botching rare combos: ... what kind of fix actually works?" asks of those two)
     set_cue = bool(_SET_VALUED.search(question)) and len(described_parts(question, [], names)) < 2
-    linked = _linked(question, names, coined_only=set_cue, by_acronym=True)
-    mentioned_only = list(linked) if linked and not set_cue \
-        and not _linked(question, names, coined_only=True, by_acronym=True) else []
+    by_name, used = _links(question, names, coined_only=set_cue, by_acronym=True)
+    linked = by_name or ({} if set_cue else used)
+    mentioned_only = [] if by_name or set_cue else list(used)  # (a paper linked by a word its abstract uses)
     unnamed = _blanked_all(_COLLECTION, question)  # "this collection" points at nothing said
     spelled: dict[str, int] = {}  # where a long form naming a paper ends
     if acronyms:  # "Dynamic Gated Pathways" -> DGP; a label that is itself a long form still matches as written
@@ -1956,13 +1956,24 @@ _INDEXED_RUN = re.compile(r"[A-Z0-9]")
 
 
 def _linked(question: str, names: NameIndex, coined_only: bool = False, by_acronym: bool = False) -> dict[str, int]:
-    """Each named paper and where in the question its name stands (one name may fit several papers).
+    """Each named paper and where in the question its name stands (one name may fit several papers): those
+    ``_links`` finds by a name, or else those it finds by a word their abstract uses.
 
     A name only used in an abstract ("the ViT and LLM hierarchies") points at that paper only when nothing
     in the question names a paper by its label or by a name an abstract introduces: "Which ViT backbone does
     META-DINO adapt?" is about META-DINO, not a comparison with the one abstract that mentions ViT. In a
     question asking for papers (``coined_only``) it never does: it is what the papers are asked to write ("Which
     abstracts quantify their gains (accuracy, F1/EM) with numbers?" had been asked of the one abstract writing F1).
+    """
+    by_name, used = _links(question, names, coined_only, by_acronym)
+    return by_name or ({} if coined_only else used)
+
+
+def _links(question: str, names: NameIndex, coined_only: bool = False,
+           by_acronym: bool = False) -> tuple[dict[str, int], dict[str, int]]:
+    """The papers a question names and where their names stand, and apart from them the papers linked only by a
+    word their abstract uses.
+
     A run of capitalised words an abstract introduces ("a Compositional Stress Index") names its paper too, and
     (``by_acronym``, in a question) the acronym an abstract defines for its label; not in an answer's quotes, where
     "3D medical SSL" is the medical paper's.
@@ -1992,7 +2003,7 @@ def _linked(question: str, names: NameIndex, coined_only: bool = False, by_acron
                 linked.setdefault(pid, question.find(token))
     for typed, pid in mistyped_names(question, names).items():
         linked.setdefault(pid, question.find(typed))
-    return linked or ({} if coined_only else used)
+    return linked, used
 
 
 def _close_spelling(typed: str, label: str) -> bool:
