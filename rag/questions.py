@@ -1528,8 +1528,14 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
 # group) read as examples of the criterion (``_CONCEDED``).
 # So is ", whatever the goal is, speed or failures": "speed" and "failures" alone had listed eight papers beside the two
 # diffusion ones (probe124 rq003).
-_CONCESSION = (r",\s+(?:whether\b|whatever\s+(?:the\s+|its\s+|their\s+)?[\w-]+(?:\s+(?:is|are|was|were))?\s*,)\s*"
-               r"(?:(?:in|as|via|through|for|by|from|on|with)\s+)?([^;:?.!()]*)")
+# So are ", either as A or B" and ", in A or as B", both sides led by a preposition: "audio signals, either as model
+# input or benchmark modality" and "animals or wildlife data, in experiments or as the main subject" had listed
+# every paper with a "model" or "experiments" (probe191 va010, va006).
+_ROLE_PREPOSITION = r"(?:in|as|via|through|for|by|from|on|with)"
+_CONCESSION = (r",\s+(?:whether\b|whatever\s+(?:the\s+|its\s+|their\s+)?[\w-]+(?:\s+(?:is|are|was|were))?\s*,"
+               rf"|either(?=\s+{_ROLE_PREPOSITION}\s)"
+               rf"|(?={_ROLE_PREPOSITION}\s+[^,;:?.!()]*?\bor\s+{_ROLE_PREPOSITION}\s+[^,;:?.!()]*(?:[?.!]|$)))\s*"
+               rf"(?:{_ROLE_PREPOSITION}\s+)?([^;:?.!()]*)")
 # What a list's papers do instead of something ("formal results rather than only experiments", "diagnose models
 # instead of proposing a method"): the something is what they are not, and its words ("experiments") match every
 # paper ("a real theory part, not just experiments"). So is a concession ("a medical angle, even if medicine is only

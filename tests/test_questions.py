@@ -219,6 +219,9 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Which papers map reefs, whether by drone or by diver?", "map reefs"),
     ("Who maps reefs, whether in lagoons, atolls or open sea?", "maps reefs"),  # (to the end, commas and all)
     ("Show me work on reef maps, whatever the goal is, speed or cost.", "reef maps"),  # (probe124 rq003)
+    # ", either as A or B" and ", in A or as B", each side led by a preposition (probe191 va010, va006)
+    ("Which papers map reefs, either as survey output or training target?", "map reefs"),
+    ("Anything mapping reefs or kelp beds, in field trials or as the core topic?", "mapping reefs kelp beds"),
     # the asking frame "Need ..." (probe153 tm010)
     ("Need stuff that maps reefs from the air. My boat is tiny lol", "maps reefs air"),
     # a hedge and "em" typed in passing (probe153 tm014)
