@@ -307,6 +307,13 @@ _RESTATED = re.compile(r",?\s+i\.e\.,?\s+|,\s+(?:meaning|namely|that\s+is|in\s+o
 # words, and the first list held one of the two diffusion papers (probe106 qy003, probe107 qz004). The words are
 # blanked and "whatever" kept, so "A, B, C, whatever" still lists alternatives (_LIST_TAIL).
 _WAIVER_TAIL = re.compile(r"(?<=[,\u2013\u2014-]\swhatever)(?:\s+[\w-]+){1,2}(?=\s*(?:[.?!)]|$))", re.IGNORECASE)
+# What the asker keeps coming across: "Identifiability is a theme I keep seeing", "I keep hearing about large language
+# models", "A pattern I've noticed: ...". What is seen is the topic; "seeing" had joined the criterion, and the
+# identifiability list held one of its two papers (probe191 va012, probe136 sg014).
+_ASKER_PERCEIVES = re.compile(r"\b(?:I|we)(?:['\u2019]ve)?(?:\s+(?:keep|kept|have|been|often|always|also|still))*\s+"
+                              r"(?:see|seeing|saw|seen|hear|hearing|heard|notice|noticing|noticed|come\s+across"
+                              r"|coming\s+across|came\s+across|run\s+into|running\s+into|ran\s+into)(?:\s+about)?\b",
+                              re.IGNORECASE)
 # What the asker is not after, opening a sentence before what they are after: "not looking for accuracy gains, tbh i
 # want stuff that makes big models cheaper to run" asks for the cheaper-to-run papers; read as a negation, the list
 # had been all 19 papers not about "accuracy gains ... cheaper run train" (probe143 sk014).
@@ -873,7 +880,7 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     set_aside, question_kept = _set_aside(question_kept, set_cue) if asks_set else ("", question_kept)
     if asks_set:
         question_kept = _blanked_all(_DISCLAIMER, question_kept)
-    question_kept = _blanked_all(_ASKER_HERE, question_kept)
+    question_kept = _blanked_all(_ASKER_PERCEIVES, _blanked_all(_ASKER_HERE, question_kept))
     question_kept = _method_free(_NO_EXTRA.sub(_free_in_place, _SPACED_FREE.sub(_hyphened_free, question_kept)))
     question_kept = _blanked_all(_WAIVER_TAIL, question_kept)
     # Coined names the corpus holds are pointers, not content; one it lacks ("ToMeSD", "ImageNet") stays a term,
