@@ -90,6 +90,10 @@ _SET_VALUED = re.compile(
     # ... or "the" papers a clause describes ("I need the submissions that put out a new benchmark", "I'd like the
     # studies that test on synthetic data first": one paper's fact answer had been given, probe95 qm001, probe99 qr012)
     rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+{_THE_ONES}\s+{_RELATIVE}"
+    # ... or by what they are about ("I'd like the papers on AI that combines pictures with language", "I need the
+    # ones mainly about AI that watches video": one paper's fact answer had been given, probe194 vd013, vd004)
+    rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+{_THE_ONES}\s+(?:(?:mainly|mostly|chiefly|primarily|all)\s+)?"
+    r"(?:on|about|concerning|regarding|covering|involving|dealing\s+with)\b"
     # ... or no "the" ("I want studies that open up a pretrained model ...", probe150 ti009), or given ("Give me the
     # 'whodunit' papers: ...", probe151 tk008; "Give me all works that ...")
     rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+{_PAPER_NOUNS}\s+{_RELATIVE}"
@@ -1581,7 +1585,9 @@ _CONTRAST = re.compile(r"(?:,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to
                        # "Kind of like dropping a cache in front of a service.", ", the way a mechanic might ...";
                        # probe188 ux009 and probe94 ql001 had been told no paper matches "knockout screen", "exam": of
                        # the 7,878 tuning questions 3 better, 0 worse. Not "similar to": papers similar to one asked)
-                       r"|(?:,\s*|(?<=[.?!])\s*|^)(?:(?:much|just|kind\s+of|sort\s+of|a\s+bit|rather)\s+like"
+                       # (and "something like", "a little like": ", something like a standardized exam", probe194 vd008)
+                       r"|(?:,\s*|(?<=[.?!])\s*|^)(?:(?:much|just|kind\s+of|sort\s+of|a\s+bit|a\s+little|rather|something)"
+                       r"\s+like"
                        r"|(?:akin|analogous)\s+to|the\s+way\s+(?:we|you|one|people|a|an)\b)[^,;:?.!()]*",
                        re.IGNORECASE)  # (also in a parenthesis: "(as opposed to classic multi-agent RL)")
 # The items a concession accepts alike, ", whether A, B, or C": examples of the criterion, which only stand in for

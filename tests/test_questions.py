@@ -129,6 +129,9 @@ def test_the_name_index_finds_exactly_what_scanning_every_abstract_finds(seeds, 
     "For the reef session I need the submissions that release sonar maps.",
     "I'd like the studies that test on synthetic reefs first and then on real ones.",
     "I need the ones that explicitly call their survey drone-free.",  # ("the ones that", probe104 qw004)
+    # ... or by what they are about (probe194 vd013, vd004)
+    "I'd like the papers on reef mapping from the air, please.",
+    "I need the ones mainly about sonar surveys of lagoons.",
     "What here cuts the cost of reef surveys?",  # "here" asked of (probe101 qt009)
     "Anything drone-free I could run on a small boat?",  # "Anything" opening the question (probe101 qt001)
     # wanted with no "the", given, or who is doing it (probe150 ti009, probe151 tk008, probe152 tl010)
@@ -240,6 +243,7 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     ("Which papers map reefs from the air (akin to a census of a forest)?", "map reefs air"),
     # ... and in a clause of its own (probe188 ux009, probe94 ql001, probe133 rz002: no gold paper listed)
     ("which ones map reefs from the air, kind of like a census of a forest?", "map reefs air"),
+    ("Which papers map reefs from the air, something like a forest census?", "map reefs air"),  # (probe194 vd008)
     ("Which papers map reefs, sort of like a forest census, from drone photos?", "map reefs drone photos"),
     ("Anything mapping reefs from the air? Kind of like a forest census. I want drone surveys.", "mapping reefs air"),
     ("Which papers map reefs from the air, the way a forester counts trees?", "map reefs air"),
