@@ -1541,8 +1541,9 @@ def subject_terms(plan: QuestionPlan) -> list[str]:
 # diffusion ones (probe124 rq003).
 # So are ", either as A or B" and ", in A or as B", both sides led by a preposition: "audio signals, either as model
 # input or benchmark modality" and "animals or wildlife data, in experiments or as the main subject" had listed
-# every paper with a "model" or "experiments" (probe191 va010, va006).
-_ROLE_PREPOSITION = r"(?:in|as|via|through|for|by|from|on|with)"
+# every paper with a "model" or "experiments" (probe191 va010, va006); ", either at inference or during fine-tuning"
+# every paper that fine-tunes (probe193 vc013).
+_ROLE_PREPOSITION = r"(?:in|as|via|through|for|by|from|on|with|at|during|under)"
 _CONCESSION = (r",\s+(?:whether\b|whatever\s+(?:the\s+|its\s+|their\s+)?[\w-]+(?:\s+(?:is|are|was|were))?\s*,"
                rf"|either(?=\s+{_ROLE_PREPOSITION}\s)"
                rf"|(?={_ROLE_PREPOSITION}\s+[^,;:?.!()]*?\bor\s+{_ROLE_PREPOSITION}\s+[^,;:?.!()]*(?:[?.!]|$)))\s*"

@@ -225,6 +225,7 @@ def test_questions_asking_for_papers_however_worded_seek_papers(question, seeks)
     # ", either as A or B" and ", in A or as B", each side led by a preposition (probe191 va010, va006)
     ("Which papers map reefs, either as survey output or training target?", "map reefs"),
     ("Anything mapping reefs or kelp beds, in field trials or as the core topic?", "mapping reefs kelp beds"),
+    ("Which papers map reefs, either at night or during storms?", "map reefs"),  # (probe193 vc013)
     # what the asker keeps coming across is the topic, the coming across no criterion (probe191 va012)
     ("Reef mapping is a theme I keep seeing - which papers are about it?", "Reef mapping"),
     ("Which papers do the reef mapping I keep hearing about?", "reef mapping"),
