@@ -52,8 +52,8 @@ from .types import Evidence, Role, Source
 # Bibliographic facts abstracts almost never carry: asked for and absent, they are "not stated".
 METADATA_WORDS = frozenset(
     ["author", "authors", "authored", "authorship", "co-authors", "coauthors", "affiliation", "affiliations",
-     "institution", "institutions", "university", "universities",
-     "lab", "labs", "funding", "funded", "funder", "grant", "grants", "email", "emails", "venue", "published",
+     "institution", "institutions", "university", "universities", "lab", "labs", "laboratory", "laboratories",
+     "funding", "funded", "funder", "grant", "grants", "email", "emails", "venue", "published",
      "publication", "acknowledgments", "license", "licence", "licensed", "licenses", "copyright",
      # the conference's process, which no abstract reports
      "submission", "submissions", "reviewer", "reviewers", "acceptance", "award", "awards", "rebuttal"]

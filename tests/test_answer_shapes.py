@@ -1418,6 +1418,9 @@ def test_not_stated_never_claims_absence_of_what_it_quotes_seeds(seed_assistant,
     # a release's terms: RISE says its code is available, not under which licence
     ("seed_assistant", "Which licence does the RISE code come under?", "p07"),
     ("mini_assistant", "Which research group authored GlowNet?", "m1"),  # the verb of authorship too
+    # the lab spelled out (probe194 vd040)
+    ("seed_assistant", "In which laboratory were the V33DA zebra finches recorded?", "p10"),
+    ("mini_assistant", "Which laboratory filmed the GlowNet fireflies?", "m1"),
 ])
 def test_bibliographic_questions_are_not_stated(request, assistant_name, question, paper_id) -> None:
     assistant = request.getfixturevalue(assistant_name)
