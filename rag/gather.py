@@ -584,13 +584,13 @@ class Gatherer:
         the 27 retrieving it first are right where they have a gold paper (11), and of the 9 that do not, the 8 with
         one are wrong (the ninth, unanswerable, is now refused of the paper retrieved first)."""
         holders = plan.ambiguous.get(pid)
-        if not holders and pid in plan.mentioned_only:
-            best = self.retriever.rank(plan.question, paper_ids=scope.ids, mode=self.mode, filters=scope.filters)[:1]
-            return pid if best and best[0].paper_id == pid else ""
-        if not holders:
+        if not holders and pid not in plan.mentioned_only:
             return pid
-        best = self.retriever.rank(plan.question, paper_ids=holders, mode=self.mode, filters=scope.filters)[:1]
-        return best[0].paper_id if best else ""
+        best = self.retriever.rank(plan.question, paper_ids=holders or scope.ids, mode=self.mode,
+                                   filters=scope.filters)[:1]
+        if holders:
+            return best[0].paper_id if best else ""
+        return pid if best and best[0].paper_id == pid else ""
 
     def _is_followup(self, plan: QuestionPlan, scope: Scope) -> bool:
         """Follow-up when the conversation's papers answer the question about as well as the whole corpus.

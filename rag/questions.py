@@ -72,6 +72,7 @@ _PAPER_NOUN = r"(?:paper|work|study|article|abstract|submission)"  # one of them
 _SET_NOUN = rf"(?:{_PAPER_NOUNS}|ones|methods|approaches|techniques|frameworks)"
 # The papers a relative clause describes, as wished for ("I need the ones that ...", "I'd like the studies which ...").
 _THE_ONES = rf"the\s+(?:{_PAPER_NOUNS}|ones)"
+_WISHING = r"(?:need|want|(?:['\u2019]d|would)\s+like)"  # ("I need", "we want", "I'd like")
 _RELATIVE = r"(?:that|which|where|whose)\b"
 # The verbs a question asks papers to do, in the form agreeing with a plural subject ("Which use ...?"), leaving out
 # those that mostly head a noun phrase after "which" ("study", "work"; "Which study uses RL?" seeks one paper)
@@ -89,14 +90,13 @@ _SET_VALUED = re.compile(
     rf"|\b(?:need|want)\s+(?:all|every)\s+(?:(?:the|of\s+the)\s+)?(?:{_PAPER_NOUNS}|{_PAPER_NOUN})\b"
     # ... or "the" papers a clause describes ("I need the submissions that put out a new benchmark", "I'd like the
     # studies that test on synthetic data first": one paper's fact answer had been given, probe95 qm001, probe99 qr012)
-    rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+{_THE_ONES}\s+{_RELATIVE}"
     # ... or by what they are about ("I'd like the papers on AI that combines pictures with language", "I need the
     # ones mainly about AI that watches video": one paper's fact answer had been given, probe194 vd013, vd004)
-    rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+{_THE_ONES}\s+(?:(?:mainly|mostly|chiefly|primarily|all)\s+)?"
-    r"(?:on|about|concerning|regarding|covering|involving|dealing\s+with)\b"
+    rf"|\b{_WISHING}\s+{_THE_ONES}\s+(?:{_RELATIVE}|(?:(?:mainly|mostly|chiefly|primarily|all)\s+)?"
+    r"(?:on|about|concerning|regarding|covering|involving|dealing\s+with)\b)"
     # ... or no "the" ("I want studies that open up a pretrained model ...", probe150 ti009), or given ("Give me the
     # 'whodunit' papers: ...", probe151 tk008; "Give me all works that ...")
-    rf"|\b(?:need|want|(?:['\u2019]d|would)\s+like)\s+{_PAPER_NOUNS}\s+{_RELATIVE}"
+    rf"|\b{_WISHING}\s+{_PAPER_NOUNS}\s+{_RELATIVE}"
     rf"|\bgive\s+me\s+(?:all|every|the)\s+(?:(?!of\b)[\w'-]+\s+){{0,2}}?(?:{_PAPER_NOUNS}|ones)\b(?!['\u2019])"
     # ... or who is doing it, opening a sentence ("Cost side of the ledger: who is cutting the compute bill ...?",
     # probe152 tl010), not "the models confusing who is speaking"
@@ -865,9 +865,8 @@ def plan_question(question: str, papers: Sequence[Paper] | NameIndex, history: S
     # names would point ("the paper on video LLMs that can't tell which way things move and the one on image
     # generators botching rare combos: ... what kind of fix actually works?" asks of those two)
     set_cue = bool(_SET_VALUED.search(question)) and len(described_parts(question, [], names)) < 2
-    by_name, used = _links(question, names, coined_only=set_cue, by_acronym=True)
-    linked = by_name or ({} if set_cue else used)
-    mentioned_only = [] if by_name or set_cue else list(used)  # (a paper linked by a word its abstract uses)
+    linked, by_use = _links(question, names, coined_only=set_cue, by_acronym=True)
+    mentioned_only = list(linked) if by_use else []  # (a paper linked by a word its abstract uses)
     unnamed = _blanked_all(_COLLECTION, question)  # "this collection" points at nothing said
     spelled: dict[str, int] = {}  # where a long form naming a paper ends
     if acronyms:  # "Dynamic Gated Pathways" -> DGP; a label that is itself a long form still matches as written
@@ -1976,8 +1975,7 @@ _INDEXED_RUN = re.compile(r"[A-Z0-9]")
 
 
 def _linked(question: str, names: NameIndex, coined_only: bool = False, by_acronym: bool = False) -> dict[str, int]:
-    """Each named paper and where in the question its name stands (one name may fit several papers): those
-    ``_links`` finds by a name, or else those it finds by a word their abstract uses.
+    """Each named paper and where in the question its name stands (one name may fit several papers).
 
     A name only used in an abstract ("the ViT and LLM hierarchies") points at that paper only when nothing
     in the question names a paper by its label or by a name an abstract introduces: "Which ViT backbone does
@@ -1985,14 +1983,12 @@ def _linked(question: str, names: NameIndex, coined_only: bool = False, by_acron
     question asking for papers (``coined_only``) it never does: it is what the papers are asked to write ("Which
     abstracts quantify their gains (accuracy, F1/EM) with numbers?" had been asked of the one abstract writing F1).
     """
-    by_name, used = _links(question, names, coined_only, by_acronym)
-    return by_name or ({} if coined_only else used)
+    return _links(question, names, coined_only, by_acronym)[0]
 
 
 def _links(question: str, names: NameIndex, coined_only: bool = False,
-           by_acronym: bool = False) -> tuple[dict[str, int], dict[str, int]]:
-    """The papers a question names and where their names stand, and apart from them the papers linked only by a
-    word their abstract uses.
+           by_acronym: bool = False) -> tuple[dict[str, int], bool]:
+    """``_linked``'s papers, and whether they are linked only by a word their abstract uses (no name links any).
 
     A run of capitalised words an abstract introduces ("a Compositional Stress Index") names its paper too, and
     (``by_acronym``, in a question) the acronym an abstract defines for its label; not in an answer's quotes, where
@@ -2023,7 +2019,7 @@ def _links(question: str, names: NameIndex, coined_only: bool = False,
                 linked.setdefault(pid, question.find(token))
     for typed, pid in mistyped_names(question, names).items():
         linked.setdefault(pid, question.find(typed))
-    return linked, used
+    return (linked, False) if linked or coined_only else (used, bool(used))
 
 
 def _close_spelling(typed: str, label: str) -> bool:
